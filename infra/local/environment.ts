@@ -1,0 +1,49 @@
+/**
+ * The local stack's settings, from the environment with the documented defaults, and the
+ * environment the functions see locally: the same variables as in AWS, with endpoints pointed at
+ * the emulators through AWS_ENDPOINT_URL_<SERVICE>.
+ */
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    console.error(`${name} must be a port number (1–65535), got "${raw}".`);
+    process.exit(1);
+  }
+  return value;
+}
+
+export function localSettings() {
+  return {
+    ports: {
+      PORT: port('PORT', 3000),
+      SES_PORT: port('SES_PORT', 8005),
+      DYNAMODB_PORT: port('DYNAMODB_PORT', 8000),
+      SQS_PORT: port('SQS_PORT', 9324),
+      S3_PORT: port('S3_PORT', 4569),
+    },
+    dataDir: process.env.MAILWRIGHT_DATA_DIR || '.mailwright',
+    tableName: 'mailwright',
+    bucketName: 'mailwright-payloads',
+  };
+}
+
+export type LocalSettings = ReturnType<typeof localSettings>;
+
+export function localAwsEnvironment(settings: LocalSettings): Record<string, string> {
+  const { ports } = settings;
+  return {
+    AWS_REGION: 'us-east-1',
+    // s3rver accepts only these static credentials; the other emulators accept any.
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
+    AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${ports.SQS_PORT}`,
+    AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${ports.SES_PORT}`,
+    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${ports.S3_PORT}`,
+    TABLE_NAME: settings.tableName,
+    PAYLOAD_BUCKET: settings.bucketName,
+  };
+}

@@ -1,0 +1,30 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { KeyKind } from '../routes';
+import { parseAuthorizationHeader } from '../../shared/projects/api-keys';
+import { createProject, findApiKey, getProject, rotateApiKey, type CreatedProject } from '../../shared/projects/projects';
+import { StartupError } from './emulators';
+
+/**
+ * Seeds the local project once and keeps its keys in the data folder (only hashes are in the
+ * table, so the keys could not be printed again otherwise). LOCAL_SECRET_KEY / LOCAL_PUBLIC_KEY
+ * pin the keys: they are added to the project when missing.
+ */
+export async function seedLocalProject(stateFile: string, pinned: Partial<Record<KeyKind, string>>): Promise<CreatedProject> {
+  for (const [kind, key] of Object.entries(pinned) as [KeyKind, string | undefined][]) {
+    if (key !== undefined && parseAuthorizationHeader(`Bearer ${key}`)?.kind !== kind) {
+      const variable = kind === 'secret' ? 'LOCAL_SECRET_KEY' : 'LOCAL_PUBLIC_KEY';
+      throw new StartupError(`${variable} must be "${kind === 'secret' ? 'sk_' : 'pk_'}" followed by 43 letters or digits.`);
+    }
+  }
+  const saved = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as CreatedProject) : undefined;
+  let project: CreatedProject;
+  if (!saved || !(await getProject(saved.projectId))) {
+    project = await createProject('Local project', { secretKey: pinned.secret, publicKey: pinned.public });
+  } else {
+    project = { projectId: saved.projectId, secretKey: pinned.secret ?? saved.secretKey, publicKey: pinned.public ?? saved.publicKey };
+    if (!(await findApiKey(project.secretKey))) await rotateApiKey(project.projectId, 'secret', project.secretKey);
+    if (!(await findApiKey(project.publicKey))) await rotateApiKey(project.projectId, 'public', project.publicKey);
+  }
+  writeFileSync(stateFile, JSON.stringify(project, null, 2));
+  return project;
+}

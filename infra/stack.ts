@@ -1,0 +1,197 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  AuthorizationType,
+  Cors,
+  IdentitySource,
+  LambdaIntegration,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { tableSchema } from '../shared/db/schema';
+import { MailwrightFunction } from './constructs/mailwright-function';
+import {
+  AUTHORIZER_CACHE_TTL_SECONDS,
+  gatewayResponseHeaders,
+  gatewayResponses,
+  gatewayResponseTemplate,
+  type GatewayResponseSpec,
+} from './gateway-responses';
+import { dlqName, queues } from './queues';
+import { functionGroups, routes as routeTable, type FunctionGroup, type Route } from './routes';
+
+export interface MailwrightStackProps extends StackProps {
+  /** Keep the table (with point-in-time recovery) and the bucket when the stack goes. Default true. */
+  retainData?: boolean;
+  /** The route table to serve; only tests pass another one (default: infra/routes.ts). */
+  routes?: readonly Route[];
+}
+
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key'];
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1000;
+
+const pascal = (name: string) => name.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+/** DEFAULT_4XX / DEFAULT_5XX keep API Gateway's status, which no $context variable exposes. */
+const representativeStatus = (spec: GatewayResponseSpec) => spec.statusCode ?? (spec.type === 'DEFAULT_5XX' ? 500 : 400);
+
+export class MailwrightStack extends Stack {
+  constructor(scope: Construct, id: string, props: MailwrightStackProps = {}) {
+    super(scope, id, props);
+    const retainData = props.retainData ?? true;
+    const removalPolicy = retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    // ---- Data -------------------------------------------------------------------------------
+    const table = new Table(this, 'Table', {
+      partitionKey: { name: tableSchema.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: tableSchema.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: tableSchema.timeToLiveAttribute,
+      stream: StreamViewType.NEW_AND_OLD_IMAGES,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy,
+    });
+    for (const index of tableSchema.globalSecondaryIndexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    const payloadBucket = new Bucket(this, 'PayloadBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      lifecycleRules: [{ expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy,
+      autoDeleteObjects: !retainData,
+    });
+
+    // ---- Queues: each with its DLQ and an alarm on anything landing there -----------------------
+    for (const spec of queues) {
+      const dlq = new Queue(this, pascal(dlqName(spec.name)), {
+        retentionPeriod: Duration.days(14),
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      const queue = new Queue(this, `${pascal(spec.name)}Queue`, {
+        visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: dlq, maxReceiveCount: spec.maxReceiveCount },
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      new Alarm(this, `${pascal(dlqName(spec.name))}Alarm`, {
+        alarmDescription: `Messages in ${dlqName(spec.name)}: ${spec.name} messages failed ${spec.maxReceiveCount} times`,
+        metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      new CfnOutput(this, `${pascal(spec.name)}QueueUrl`, { value: queue.queueUrl });
+    }
+
+    // ---- Functions ---------------------------------------------------------------------------
+    const rateLimitPerMinute = positiveInteger(this.node.tryGetContext('rateLimitPerMinute'), DEFAULT_RATE_LIMIT_PER_MINUTE);
+    const functions = new Map<FunctionGroup, MailwrightFunction>();
+    for (const group of functionGroups) {
+      const fn = new MailwrightFunction(this, `${pascal(group)}Function`, {
+        group,
+        logRemovalPolicy: removalPolicy,
+        environment: { RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
+      });
+      fn.bindTable(table);
+      functions.set(group, fn);
+    }
+
+    // The authorizer only looks the key up (GetItem): read access is enough.
+    const authorizerFunction = new MailwrightFunction(this, 'AuthorizerFunction', { group: 'authorizer', logRemovalPolicy: removalPolicy });
+    authorizerFunction.bindTable(table, 'read');
+
+    // ---- API ---------------------------------------------------------------------------------
+    const api = new RestApi(this, 'Api', {
+      restApiName: 'Mailwright',
+      description: 'Mailwright email API',
+      // No execution logging, so no account-wide CloudWatch role (an AWS::ApiGateway::Account singleton).
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: 'api',
+        tracingEnabled: false,
+        throttlingBurstLimit: 200,
+        throttlingRateLimit: 100,
+      },
+    });
+
+    const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
+      handler: authorizerFunction,
+      identitySources: [IdentitySource.header('Authorization')],
+      resultsCacheTtl: Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS),
+    });
+
+    // One integration per function, with one API-scoped invoke permission instead of two per
+    // method (per-method permissions would outgrow Lambda's 20 KB resource policy).
+    const integrations = new Map<FunctionGroup, LambdaIntegration>();
+    const integrationFor = (group: FunctionGroup) => {
+      let integration = integrations.get(group);
+      if (!integration) {
+        const fn = functions.get(group);
+        if (!fn) throw new Error(`Route group "${group}" is not in functionGroups`);
+        integration = new LambdaIntegration(fn, { proxy: true, scopePermissionToMethod: false });
+        integrations.set(group, integration);
+      }
+      return integration;
+    };
+
+    const routes = props.routes ?? routeTable;
+    const corsMethodsByPath = new Map<string, Set<string>>();
+    for (const route of routes) {
+      api.root.resourceForPath(route.path).addMethod(route.method, integrationFor(route.group), {
+        authorizer,
+        authorizationType: AuthorizationType.CUSTOM,
+      });
+      if (route.cors) {
+        const methods = corsMethodsByPath.get(route.path) ?? new Set<string>();
+        corsMethodsByPath.set(route.path, methods.add(route.method));
+      }
+    }
+    // One preflight per path (API Gateway allows one OPTIONS method per resource); it is a mock
+    // integration with AuthorizationType NONE, since browsers send no Authorization on preflight.
+    for (const [path, methods] of corsMethodsByPath) {
+      api.root.resourceForPath(path).addCorsPreflight({
+        allowOrigins: Cors.ALL_ORIGINS,
+        allowHeaders: CORS_ALLOW_HEADERS,
+        allowMethods: [...methods, 'OPTIONS'],
+      });
+    }
+
+    const responseHeaders = Object.fromEntries(Object.entries(gatewayResponseHeaders).map(([name, value]) => [name, `'${value}'`]));
+    for (const spec of gatewayResponses) {
+      api.addGatewayResponse(`${pascal(spec.type.toLowerCase())}Response`, {
+        type: ResponseType.of(spec.type),
+        ...(spec.statusCode !== undefined ? { statusCode: String(spec.statusCode) } : {}),
+        responseHeaders,
+        templates: { 'application/json': gatewayResponseTemplate(spec, representativeStatus(spec)) },
+      });
+    }
+
+    // ---- Outputs -------------------------------------------------------------------------------
+    api.node.tryRemoveChild('Endpoint'); // RestApi's own URL output, which ApiUrl replaces
+    new CfnOutput(this, 'ApiUrl', { value: api.url });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'PayloadBucketName', { value: payloadBucket.bucketName });
+  }
+}
+
+function positiveInteger(raw: unknown, fallback: number): number {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`Context value rateLimitPerMinute must be a positive integer, got "${String(raw)}"`);
+  return value;
+}

@@ -1,0 +1,24 @@
+// ESM all the way (package.json "type": "module"): middy 5+ ships ESM only, so jest runs with
+// --experimental-vm-modules and ts-jest's ESM preset. Type checking is `npm run typecheck`.
+const tsJest = {
+  '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, diagnostics: false }],
+};
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: tsJest,
+  testEnvironment: 'node',
+};
+
+export default {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/unit/env.ts'] },
+    { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/integration/global-setup.ts',
+      globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
+    },
+  ],
+};

@@ -1,0 +1,41 @@
+import { ApiError } from './errors';
+
+export interface ErrorEnvelope {
+  success: false;
+  error: {
+    code: string;
+    message: string;
+    statusCode: number;
+    requestId: string;
+    errors?: ApiError['errors'];
+    suggestion?: string;
+  };
+  timestamp: string;
+}
+
+export function successBody<T>(data: T) {
+  return { success: true as const, data };
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorEnvelope {
+  return {
+    success: false,
+    error: {
+      code: error.code,
+      message: error.message,
+      statusCode: error.statusCode,
+      requestId,
+      ...(error.errors ? { errors: error.errors } : {}),
+      ...(error.suggestion ? { suggestion: error.suggestion } : {}),
+    },
+    timestamp: new Date().toISOString(),
+  };
+}
+
+/** Anything that is not an ApiError is an internal failure: say nothing about it but the requestId. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return new ApiError(500, 'INTERNAL_ERROR', 'An unexpected error occurred', {
+    suggestion: 'Retry later; if it persists, contact support with the requestId.',
+  });
+}

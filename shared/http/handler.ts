@@ -1,0 +1,131 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { DEFAULT_MAX_BODY_BYTES, findRoute, routeKey, type KeyKind, type Route } from '../../infra/routes';
+import { admitRequest } from '../access/admission';
+import { logger } from '../observability/logger';
+import { errorBody, successBody, toApiError } from './envelope';
+import { ApiError, badRequest, forbidden, notFound, payloadTooLarge, unauthorized } from './errors';
+
+export interface HttpRequest {
+  projectId: string;
+  keyKind: KeyKind;
+  requestId: string;
+  pathParameters: Record<string, string | undefined>;
+  query: Record<string, string | undefined>;
+  headers: Record<string, string | undefined>;
+  body: unknown;
+}
+
+export interface HttpResult {
+  statusCode?: number;
+  data: unknown;
+  headers?: Record<string, string>;
+}
+
+export type RouteHandler = (request: HttpRequest) => Promise<HttpResult>;
+
+type Event = APIGatewayProxyEvent & { route?: Route };
+
+/**
+ * The one HTTP handler factory. Every API function is `createHttpHandler({ 'METHOD /path': fn })`
+ * and so logs, authorizes, limits, parses and fails the same way:
+ * normalize headers → match route → admit (project status, revocation, rate limit) → size limit →
+ * JSON body → route handler → success envelope; any error → error envelope with the requestId.
+ */
+export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>>) {
+  return middy<Event, APIGatewayProxyResult, Error, Context>()
+    .use(httpHeaderNormalizer())
+    .use(httpSecurityHeaders())
+    .use(errorEnvelope())
+    .use(routeAndAdmit())
+    .use(jsonBody())
+    .handler(async (event) => {
+      const route = event.route!;
+      const handle = handlers[routeKey(route.method, route.path)];
+      if (!handle) throw notFound('Route');
+      const auth = event.requestContext.authorizer ?? {};
+      const result = await handle({
+        projectId: auth.projectId as string,
+        keyKind: auth.keyKind as KeyKind,
+        requestId: event.requestContext.requestId,
+        pathParameters: event.pathParameters ?? {},
+        query: event.queryStringParameters ?? {},
+        headers: event.headers ?? {},
+        body: event.body,
+      });
+      return {
+        statusCode: result.statusCode ?? 200,
+        headers: { 'Content-Type': 'application/json', ...corsHeaders(route), ...result.headers },
+        body: JSON.stringify(successBody(result.data)),
+      };
+    });
+}
+
+function corsHeaders(route: Route | undefined): Record<string, string> {
+  return route?.cors ? { 'Access-Control-Allow-Origin': '*' } : {};
+}
+
+function routeAndAdmit(): MiddlewareObj<Event, APIGatewayProxyResult> {
+  return {
+    before: async (request) => {
+      const event = request.event;
+      const route = findRoute(event.httpMethod, event.resource);
+      if (!route) throw notFound('Route');
+      event.route = route;
+      const auth = event.requestContext.authorizer;
+      if (!auth?.projectId || !auth.keyId) throw unauthorized();
+      if (!route.keys.includes(auth.keyKind as KeyKind)) {
+        throw forbidden('FORBIDDEN', 'This API key may not be used on this route; use a secret key');
+      }
+      await admitRequest({ projectId: auth.projectId, keyId: auth.keyId });
+      const limit = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+      if (event.body && bodyBytes(event) > limit) throw payloadTooLarge(limit);
+    },
+  };
+}
+
+function bodyBytes(event: APIGatewayProxyEvent): number {
+  const body = event.body ?? '';
+  return event.isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body);
+}
+
+/** Parses a non-empty body as JSON whatever its Content-Type (curl -d sends form encoding). */
+function jsonBody(): MiddlewareObj<Event, APIGatewayProxyResult> {
+  // disableContentTypeCheck exists at runtime but is missing from the package's type definitions.
+  const parser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]);
+  return {
+    before: async (request) => {
+      if (request.event.body === null || request.event.body === '') {
+        request.event.body = undefined as unknown as string;
+        return;
+      }
+      try {
+        await parser.before!(request as never);
+      } catch {
+        throw badRequest('INVALID_JSON', 'The request body is not valid JSON', 'Send a JSON object with Content-Type: application/json.');
+      }
+    },
+  };
+}
+
+function errorEnvelope(): MiddlewareObj<Event, APIGatewayProxyResult> {
+  return {
+    onError: async (request) => {
+      const apiError = toApiError(request.error);
+      const requestId = request.event.requestContext?.requestId ?? request.context.awsRequestId;
+      if (apiError.statusCode >= 500) {
+        logger.error('Request failed', { requestId, error: request.error as Error });
+      } else if (!(request.error instanceof ApiError)) {
+        logger.warn('Unexpected client error', { requestId, error: request.error as Error });
+      }
+      request.response = {
+        statusCode: apiError.statusCode,
+        headers: { 'Content-Type': 'application/json', ...corsHeaders(request.event.route), ...apiError.headers },
+        body: JSON.stringify(errorBody(apiError, requestId)),
+      };
+    },
+  };
+}

@@ -1,0 +1,13 @@
+/** Table keys of projects and API keys: built here and nowhere else. */
+export const projectPartition = (projectId: string) => `PROJECT#${projectId}`;
+
+export const projectKeys = {
+  project: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'PROJECT' }),
+  /** GSI1: every project, for the admin CLI's list-projects. */
+  projectListing: (projectId: string) => ({ GSI1PK: 'PROJECTS', GSI1SK: projectId }),
+  /** Global lookup from a key's hash to its project: the authorizer's single GetItem. */
+  apiKeyByHash: (keyHash: string) => ({ PK: `APIKEY#${keyHash}`, SK: 'APIKEY' }),
+  /** The project's own record of a key, to list, rotate and revoke it. */
+  projectApiKey: (projectId: string, keyId: string) => ({ PK: projectPartition(projectId), SK: `APIKEY#${keyId}` }),
+  projectApiKeyPrefix: 'APIKEY#',
+};

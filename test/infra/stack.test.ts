@@ -1,0 +1,376 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AUTHORIZER_CACHE_TTL_SECONDS, gatewayResponses } from '../../infra/gateway-responses';
+import { dlqName, queues } from '../../infra/queues';
+import { functionGroups, routes, type Route } from '../../infra/routes';
+import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
+import { tableSchema } from '../../shared/db/schema';
+
+type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; Metadata?: Record<string, any> };
+
+/** The feature flags `cdk synth` runs with. */
+const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+
+/**
+ * Skips esbuild bundling (slow, and covered by `npm run synth`; entries must still exist) and
+ * records construct paths, which the tests use to find resources.
+ */
+function synth(props: MailwrightStackProps = {}, context: Record<string, unknown> = {}): Template {
+  const app = new App({
+    context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true, ...context },
+  });
+  return Template.fromStack(new MailwrightStack(app, 'Mailwright', props));
+}
+
+const pascal = (name: string) => name.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+function only(template: Template, type: string, props: Record<string, unknown> = {}): [string, Resource] {
+  const found = Object.entries(template.findResources(type, props)) as [string, Resource][];
+  if (found.length !== 1) throw new Error(`Expected one ${type} matching ${JSON.stringify(props)}, found ${found.length}`);
+  return found[0]!;
+}
+
+/** Logical id of the construct at Mailwright/<path>/Resource. */
+function logicalIdAt(template: Template, type: string, path: string): string {
+  return only(template, type, { Metadata: { 'aws:cdk:path': `Mailwright/${path}/Resource` } })[0];
+}
+
+/** Every API Gateway method as "METHOD /full/path", with its properties. */
+function methodsByRoute(template: Template): Map<string, Record<string, any>> {
+  const resources = template.findResources('AWS::ApiGateway::Resource') as Record<string, Resource>;
+  const pathOf = (ref: any): string => {
+    if (ref?.['Fn::GetAtt']?.[1] === 'RootResourceId') return '';
+    const resource = resources[ref.Ref];
+    if (!resource) throw new Error(`Unknown resource ${JSON.stringify(ref)}`);
+    return `${pathOf(resource.Properties.ParentId)}/${resource.Properties.PathPart}`;
+  };
+  const methods = new Map<string, Record<string, any>>();
+  for (const method of Object.values(template.findResources('AWS::ApiGateway::Method')) as Resource[]) {
+    methods.set(`${method.Properties.HttpMethod} ${pathOf(method.Properties.ResourceId) || '/'}`, method.Properties);
+  }
+  return methods;
+}
+
+describe('MailwrightStack (default: data retained)', () => {
+  let template: Template;
+  let tableId: string;
+  let authorizerId: string;
+
+  beforeAll(() => {
+    template = synth();
+    tableId = logicalIdAt(template, 'AWS::DynamoDB::Table', 'Table');
+    authorizerId = logicalIdAt(template, 'AWS::ApiGateway::Authorizer', 'ApiKeyAuthorizer');
+  });
+
+  test('the table has PK/SK, three ALL-projected GSIs, TTL, streams, PITR and is retained', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'PK', KeyType: 'HASH' },
+          { AttributeName: 'SK', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: Match.arrayWith([
+          { AttributeName: 'PK', AttributeType: 'S' },
+          { AttributeName: 'SK', AttributeType: 'S' },
+          { AttributeName: 'GSI3SK', AttributeType: 'S' },
+        ]),
+        GlobalSecondaryIndexes: ['GSI1', 'GSI2', 'GSI3'].map((name) => ({
+          IndexName: name,
+          KeySchema: [
+            { AttributeName: `${name}PK`, KeyType: 'HASH' },
+            { AttributeName: `${name}SK`, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      },
+    });
+    // The literal expectations above are the shared schema, so a schema change shows up here.
+    expect(tableSchema.globalSecondaryIndexes.map((index) => index.indexName)).toEqual(['GSI1', 'GSI2', 'GSI3']);
+  });
+
+  test('the payload bucket is private, SSL-only, S3-encrypted, expires objects after 7 days and is retained', () => {
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ ExpirationInDays: 7, Status: 'Enabled' })]) },
+      },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+    template.resourceCountIs('Custom::S3AutoDeleteObjects', 0);
+  });
+
+  test.each(queues.map((spec) => [spec.name, spec] as const))('queue %s has its encrypted DLQ, redrive and alarm', (_, spec) => {
+    const queueId = logicalIdAt(template, 'AWS::SQS::Queue', `${pascal(spec.name)}Queue`);
+    const dlqId = logicalIdAt(template, 'AWS::SQS::Queue', pascal(dlqName(spec.name)));
+    const resources = template.toJSON().Resources as Record<string, Resource>;
+
+    expect(resources[queueId]!.Properties).toEqual({
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: spec.maxReceiveCount },
+      VisibilityTimeout: spec.visibilityTimeoutSeconds,
+      SqsManagedSseEnabled: true,
+    });
+    expect(resources[dlqId]!.Properties).toEqual({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+
+    for (const id of [queueId, dlqId]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: [Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })],
+        },
+      });
+    }
+
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+    });
+    template.hasOutput(`${pascal(spec.name)}QueueUrl`, { Value: { Ref: queueId } });
+  });
+
+  test('queue and alarm counts match infra/queues.ts (send has maxReceiveCount 8)', () => {
+    template.resourceCountIs('AWS::SQS::Queue', queues.length * 2);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', queues.length);
+    expect(queues.find((spec) => spec.name === 'send')?.maxReceiveCount).toBe(8);
+  });
+
+  test('one nodejs22.x arm64 function per group plus the authorizer, with the shared settings', () => {
+    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + 1);
+    for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_LOG_LEVEL: 'INFO', TABLE_NAME: { Ref: tableId } } },
+        LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+      });
+    }
+    for (const group of functionGroups) {
+      const id = logicalIdAt(template, 'AWS::Lambda::Function', `${pascal(group)}Function`);
+      const fn = template.toJSON().Resources[id] as Resource;
+      expect(fn.Properties.Environment.Variables.RATE_LIMIT_PER_MINUTE).toBe('1000');
+    }
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + 1);
+  });
+
+  test('group functions may read and write the table; the authorizer may only read it', () => {
+    const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+    const tableResources = [{ 'Fn::GetAtt': [tableId, 'Arn'] }, { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/*']] }];
+    /** The one statement of the function's policy: every grant of ours is table-only for now. */
+    const statementOf = (fnPath: string) => {
+      const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': `Mailwright/${fnPath}/ServiceRole/DefaultPolicy/Resource` } });
+      const [statement, ...more] = policy.Properties.PolicyDocument.Statement;
+      expect(more).toEqual([]);
+      expect(statement.Effect).toBe('Allow');
+      expect(statement.Resource).toEqual(tableResources);
+      return statement as { Action: string[] };
+    };
+    for (const group of functionGroups) {
+      expect(statementOf(`${pascal(group)}Function`).Action).toEqual(expect.arrayContaining([...writeActions, 'dynamodb:GetItem', 'dynamodb:Query']));
+    }
+    const authorizer = statementOf('AuthorizerFunction');
+    expect(authorizer.Action).toContain('dynamodb:GetItem');
+    for (const action of writeActions) expect(authorizer.Action).not.toContain(action);
+  });
+
+  test('least privilege: no IAM policy allows a wildcard action, and no account-wide API Gateway role', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
+    expect(policies).toHaveLength(functionGroups.length + 1);
+    for (const policy of policies) {
+      for (const statement of policy.Properties.PolicyDocument.Statement) {
+        for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
+      }
+    }
+    template.resourceCountIs('AWS::ApiGateway::Account', 0);
+  });
+
+  test('the REST API is "Mailwright", stage "api", stage throttling 200/100, no tracing, no binary or compression settings', () => {
+    const [, api] = only(template, 'AWS::ApiGateway::RestApi');
+    expect(api.Properties.Name).toBe('Mailwright');
+    expect(api.Properties).not.toHaveProperty('BinaryMediaTypes');
+    expect(api.Properties).not.toHaveProperty('MinimumCompressionSize');
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'api',
+      TracingEnabled: false,
+      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 })],
+    });
+  });
+
+  test('the REQUEST authorizer reads the Authorization header and caches for 300 s', () => {
+    expect(AUTHORIZER_CACHE_TTL_SECONDS).toBe(300);
+    const authorizerFn = logicalIdAt(template, 'AWS::Lambda::Function', 'AuthorizerFunction');
+    template.hasResourceProperties('AWS::ApiGateway::Authorizer', {
+      Type: 'REQUEST',
+      IdentitySource: 'method.request.header.Authorization',
+      AuthorizerResultTtlInSeconds: 300,
+      AuthorizerUri: { 'Fn::Join': ['', Match.arrayWith([{ 'Fn::GetAtt': [authorizerFn, 'Arn'] }])] },
+    });
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [authorizerFn, 'Arn'] },
+      Principal: 'apigateway.amazonaws.com',
+    });
+  });
+
+  test('every route of infra/routes.ts is a CUSTOM-authorized proxy method on its group function, and nothing else', () => {
+    const methods = methodsByRoute(template);
+    const expected = routes.map((route) => `${route.method} ${route.path}`);
+    const corsPaths = new Set(routes.filter((route) => route.cors).map((route) => route.path));
+    expect([...methods.keys()].filter((key) => !key.startsWith('OPTIONS ')).sort()).toEqual([...expected].sort());
+    expect(methods.has('POST /contacts')).toBe(true);
+    expect(methods.has('DELETE /contacts/{id}')).toBe(true);
+
+    for (const route of routes) {
+      const fnId = logicalIdAt(template, 'AWS::Lambda::Function', `${pascal(route.group)}Function`);
+      expect(methods.get(`${route.method} ${route.path}`)).toMatchObject({
+        AuthorizationType: 'CUSTOM',
+        AuthorizerId: { Ref: authorizerId },
+        Integration: {
+          Type: 'AWS_PROXY',
+          IntegrationHttpMethod: 'POST',
+          Uri: { 'Fn::Join': ['', expect.arrayContaining([{ 'Fn::GetAtt': [fnId, 'Arn'] }])] },
+        },
+      });
+    }
+    // Preflight only where a route asks for CORS, and never behind the authorizer.
+    const options = [...methods].filter(([key]) => key.startsWith('OPTIONS '));
+    expect(options.map(([key]) => key.slice('OPTIONS '.length)).sort()).toEqual([...corsPaths].sort());
+    for (const [, method] of options) expect(method.AuthorizationType).toBe('NONE');
+  });
+
+  test('one API-scoped invoke permission per group function (not two per method)', () => {
+    for (const group of functionGroups) {
+      const fnId = logicalIdAt(template, 'AWS::Lambda::Function', `${pascal(group)}Function`);
+      const permissions = template.findResources('AWS::Lambda::Permission', { Properties: { FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] } } });
+      expect(Object.values(permissions)).toHaveLength(1);
+      expect(JSON.stringify(Object.values(permissions)[0])).toContain('/*/*/*');
+    }
+  });
+
+  test.each([
+    ['UNAUTHORIZED', '401'],
+    ['ACCESS_DENIED', '403'],
+    ['MISSING_AUTHENTICATION_TOKEN', '404'],
+    ['THROTTLED', '429'],
+  ])('gateway response %s answers %s with the error envelope', (type, status) => {
+    const [, response] = only(template, 'AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } });
+    expect(response.Properties.StatusCode).toBe(status);
+    expect(response.Properties.ResponseParameters).toEqual({
+      'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
+      'gatewayresponse.header.Content-Type': "'application/json'",
+    });
+    const body: string = response.Properties.ResponseTemplates['application/json'];
+    expect(body).toContain('"success":false');
+    expect(body).toContain('"requestId":"$context.requestId"');
+    expect(body).toContain(`"statusCode":${status}`);
+  });
+
+  test('DEFAULT_4XX / DEFAULT_5XX keep the gateway status and report 400 / 500; every spec is installed', () => {
+    template.resourceCountIs('AWS::ApiGateway::GatewayResponse', gatewayResponses.length);
+    for (const [type, status] of [['DEFAULT_4XX', 400], ['DEFAULT_5XX', 500]] as const) {
+      const [, response] = only(template, 'AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } });
+      expect(response.Properties).not.toHaveProperty('StatusCode');
+      expect(response.Properties.ResponseTemplates['application/json']).toContain(`"statusCode":${status},`);
+    }
+  });
+
+  test('outputs: ApiUrl, TableName, PayloadBucketName', () => {
+    const bucketId = logicalIdAt(template, 'AWS::S3::Bucket', 'PayloadBucket');
+    template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', Match.arrayWith(['https://', '/'])] } });
+    template.hasOutput('TableName', { Value: { Ref: tableId } });
+    template.hasOutput('PayloadBucketName', { Value: { Ref: bucketId } });
+    expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
+      ['ApiUrl', 'PayloadBucketName', 'TableName', ...queues.map((spec) => `${pascal(spec.name)}QueueUrl`)].sort(),
+    );
+  });
+});
+
+describe('MailwrightStack (throwaway, custom rate limit)', () => {
+  let template: Template;
+  beforeAll(() => {
+    template = synth({ retainData: false }, { rateLimitPerMinute: '250' });
+  });
+
+  test('table, bucket and logs are deleted with the stack; no PITR; bucket emptied first', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Delete',
+      UpdateReplacePolicy: 'Delete',
+      Properties: { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false } },
+    });
+    template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Delete' });
+    template.resourceCountIs('Custom::S3AutoDeleteObjects', 1);
+    template.allResources('AWS::Logs::LogGroup', { DeletionPolicy: 'Delete' });
+  });
+
+  test('rateLimitPerMinute context reaches every group function', () => {
+    for (const group of functionGroups) {
+      template.hasResourceProperties('AWS::Lambda::Function', {
+        Environment: { Variables: Match.objectLike({ RATE_LIMIT_PER_MINUTE: '250' }) },
+        LoggingConfig: { LogGroup: { Ref: Match.stringLikeRegexp(`^${pascal(group)}FunctionLogs`) } },
+      });
+    }
+  });
+
+  test('a malformed rateLimitPerMinute fails synth', () => {
+    expect(() => synth({}, { rateLimitPerMinute: 'lots' })).toThrow(/rateLimitPerMinute/);
+  });
+});
+
+describe('MailwrightStack CORS preflight', () => {
+  const group = functionGroups[0];
+  const corsRoutes: Route[] = [
+    { method: 'POST', path: '/v1/track', group, keys: ['public', 'secret'], cors: true },
+    { method: 'GET', path: '/v1/items/{id}', group, keys: ['secret'], cors: true },
+    { method: 'DELETE', path: '/v1/items/{id}', group, keys: ['secret'], cors: true },
+    { method: 'GET', path: '/v1/items', group, keys: ['secret'] },
+  ];
+  let methods: Map<string, Record<string, any>>;
+  beforeAll(() => {
+    methods = methodsByRoute(synth({ routes: corsRoutes }));
+  });
+
+  test('cors routes get one unauthenticated OPTIONS per path with their methods; others get none', () => {
+    expect([...methods.keys()].sort()).toEqual(
+      ['DELETE /v1/items/{id}', 'GET /v1/items', 'GET /v1/items/{id}', 'OPTIONS /v1/items/{id}', 'OPTIONS /v1/track', 'POST /v1/track'].sort(),
+    );
+    const expectPreflight = (path: string, allowMethods: string) =>
+      expect(methods.get(`OPTIONS ${path}`)).toMatchObject({
+        AuthorizationType: 'NONE',
+        Integration: {
+          Type: 'MOCK',
+          IntegrationResponses: [
+            {
+              StatusCode: '204',
+              ResponseParameters: {
+                'method.response.header.Access-Control-Allow-Origin': "'*'",
+                'method.response.header.Access-Control-Allow-Headers': "'Authorization,Content-Type,Idempotency-Key'",
+                'method.response.header.Access-Control-Allow-Methods': allowMethods,
+              },
+            },
+          ],
+        },
+      });
+    expectPreflight('/v1/track', "'POST,OPTIONS'");
+    expectPreflight('/v1/items/{id}', "'GET,DELETE,OPTIONS'");
+    expect(methods.get('POST /v1/track')).toMatchObject({ AuthorizationType: 'CUSTOM' });
+  });
+});
