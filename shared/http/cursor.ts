@@ -31,6 +31,8 @@ export function decodeCursor(cursor: string, binding: string, fixed: Key, free: 
   if (typeof parsed !== 'object' || parsed === null) throw invalid();
   const { b, k } = parsed as { b?: unknown; k?: unknown };
   if (b !== fingerprint(binding) || typeof k !== 'object' || k === null || Array.isArray(k)) throw invalid();
+  // Only the exact encoding we issued is accepted (base64 decoding ignores some edits, like a trailing character).
+  if (encodeCursor(k as Record<string, unknown>, binding) !== cursor) throw invalid();
   const key = k as Record<string, unknown>;
   const expected = new Set([...Object.keys(fixed), ...free]);
   const names = Object.keys(key);

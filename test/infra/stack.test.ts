@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { MailwrightFunction } from '../../infra/constructs/mailwright-function';
 import { AUTHORIZER_CACHE_TTL_SECONDS, gatewayResponses } from '../../infra/gateway-responses';
 import { dlqName, queues } from '../../infra/queues';
 import { functionGroups, routes, type Route } from '../../infra/routes';
@@ -364,6 +368,7 @@ describe('MailwrightStack CORS preflight', () => {
                 'method.response.header.Access-Control-Allow-Origin': "'*'",
                 'method.response.header.Access-Control-Allow-Headers': "'Authorization,Content-Type,Idempotency-Key'",
                 'method.response.header.Access-Control-Allow-Methods': allowMethods,
+                'method.response.header.Access-Control-Max-Age': "'600'",
               },
             },
           ],
@@ -372,5 +377,43 @@ describe('MailwrightStack CORS preflight', () => {
     expectPreflight('/v1/track', "'POST,OPTIONS'");
     expectPreflight('/v1/items/{id}', "'GET,DELETE,OPTIONS'");
     expect(methods.get('POST /v1/track')).toMatchObject({ AuthorizationType: 'CUSTOM' });
+  });
+});
+
+describe('MailwrightFunction bind methods', () => {
+  let template: Template;
+  beforeAll(() => {
+    const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
+    const stack = new Stack(app, 'Bind');
+    const fn = new MailwrightFunction(stack, 'Fn', { group: functionGroups[0] });
+    fn.bindTable(new Table(stack, 'T', { partitionKey: { name: 'PK', type: AttributeType.STRING } }), 'read');
+    fn.bindQueue(new Queue(stack, 'Q'), 'SEND_QUEUE_URL');
+    fn.bindBucket(new Bucket(stack, 'B'));
+    template = Template.fromStack(stack);
+  });
+
+  test('each bind sets its variable and grants exactly the named actions, no wildcards', () => {
+    const [tableId] = only(template, 'AWS::DynamoDB::Table');
+    const [queueId] = only(template, 'AWS::SQS::Queue');
+    const [bucketId] = only(template, 'AWS::S3::Bucket');
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: { TABLE_NAME: { Ref: tableId }, SEND_QUEUE_URL: { Ref: queueId }, PAYLOAD_BUCKET: { Ref: bucketId } } },
+    });
+    const [, policy] = only(template, 'AWS::IAM::Policy');
+    const statements = policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[];
+    const actions = statements.flatMap((statement) => [statement.Action].flat()).sort();
+    expect(actions).toEqual(
+      [
+        ...['BatchGetItem', 'ConditionCheckItem', 'DescribeTable', 'GetItem', 'GetRecords', 'GetShardIterator', 'Query', 'Scan'].map((a) => `dynamodb:${a}`),
+        's3:DeleteObject',
+        's3:GetObject',
+        's3:PutObject',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ].sort(),
+    );
+    const s3 = statements.find((statement) => [statement.Action].flat().includes('s3:GetObject'));
+    expect(s3?.Resource).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, '/*']] });
   });
 });

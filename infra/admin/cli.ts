@@ -1,0 +1,121 @@
+/**
+ * `npm run admin -- <command> [flags]`: project and key administration, against the local stack
+ * (the default) or a deployed table (`--table <name> --region <region>`, or TABLE_NAME and
+ * AWS_REGION in the environment, with the usual AWS credentials).
+ */
+import { parseArgs } from 'node:util';
+import { localAwsEnvironment, localSettings } from '../local/environment';
+
+const usage = `Usage: npm run admin -- <command> [flags]
+
+Commands:
+  create-project  --name <name> [--json]         create a project with a secret and a public key
+  list-projects   [--json]                       list every project
+  list-keys       --project <id> [--json]        list a project's keys (ids and prefixes only)
+  rotate-key      --project <id> [--kind secret|public] [--json]
+                                                 issue a new key; the old one works until revoked
+  revoke-key      --project <id> --key <keyId or key>
+                                                 revoke a key at once
+  disable-project --project <id>                 every key of the project gets 403
+  enable-project  --project <id>
+
+Target (default: the local stack started by npm start):
+  --table <name>      a deployed table (or TABLE_NAME)
+  --region <region>   its region (or AWS_REGION)
+  --endpoint <url>    a DynamoDB endpoint (or AWS_ENDPOINT_URL_DYNAMODB)`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: 'string' },
+    project: { type: 'string' },
+    kind: { type: 'string', default: 'secret' },
+    key: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    table: { type: 'string' },
+    region: { type: 'string' },
+    endpoint: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+function required(name: 'name' | 'project' | 'key'): string {
+  const value = values[name];
+  if (!value) fail(`--${name} is required.\n\n${usage}`);
+  return value;
+}
+
+function chooseTarget() {
+  const table = values.table ?? process.env.TABLE_NAME;
+  if (table) {
+    process.env.TABLE_NAME = table;
+    if (values.region) process.env.AWS_REGION = values.region;
+    if (values.endpoint) process.env.AWS_ENDPOINT_URL_DYNAMODB = values.endpoint;
+    if (!process.env.AWS_REGION) fail('--region (or AWS_REGION) is required with --table.');
+    return `table ${table} in ${process.env.AWS_REGION}`;
+  }
+  const local = localAwsEnvironment(localSettings());
+  Object.assign(process.env, local, values.endpoint ? { AWS_ENDPOINT_URL_DYNAMODB: values.endpoint } : {});
+  return `the local stack (${process.env.AWS_ENDPOINT_URL_DYNAMODB})`;
+}
+
+async function main() {
+  const command = positionals[0];
+  if (values.help || !command) {
+    console.log(usage);
+    return;
+  }
+  const target = chooseTarget();
+  const projects = await import('../../shared/projects/projects');
+  const print = (human: string, json: unknown) => console.log(values.json ? JSON.stringify(json, null, 2) : human);
+
+  switch (command) {
+    case 'create-project': {
+      const created = await projects.createProject(required('name'));
+      print(`Created project ${created.projectId} on ${target}\n  secret key: ${created.secretKey}\n  public key: ${created.publicKey}\nKeep the keys now: only their hashes are stored.`, created);
+      break;
+    }
+    case 'list-projects': {
+      const list = await projects.listProjects();
+      print(list.map((p) => `${p.projectId}  ${p.status.padEnd(8)}  ${p.createdAt}  ${p.name}`).join('\n') || 'No projects.', list);
+      break;
+    }
+    case 'list-keys': {
+      const keys = (await projects.listApiKeys(required('project'))).map(({ keyHash: _hash, ...key }) => key);
+      print(keys.map((k) => `${k.keyId}  ${k.kind.padEnd(6)}  ${k.prefix}  ${k.createdAt}`).join('\n') || 'No keys.', keys);
+      break;
+    }
+    case 'rotate-key': {
+      const kind = values.kind;
+      if (kind !== 'secret' && kind !== 'public') fail('--kind must be secret or public.');
+      const rotated = await projects.rotateApiKey(required('project'), kind);
+      print(`New ${kind} key ${rotated.keyId}: ${rotated.key}\nThe previous key keeps working until you revoke it (revoke-key).`, rotated);
+      break;
+    }
+    case 'revoke-key': {
+      const revoked = await projects.revokeApiKey(required('project'), required('key'));
+      print(`Revoked key ${revoked.keyId}.`, revoked);
+      break;
+    }
+    case 'disable-project':
+    case 'enable-project': {
+      const projectId = required('project');
+      const status = command === 'disable-project' ? 'DISABLED' : 'ACTIVE';
+      await projects.setProjectStatus(projectId, status);
+      print(`Project ${projectId} is ${status}.`, { projectId, status });
+      break;
+    }
+    default:
+      fail(`Unknown command "${command}".\n\n${usage}`);
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`);
+  process.exit(1);
+});

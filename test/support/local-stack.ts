@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Starts `npm start --fresh` (the real local stack) as a child process on free ports with its own
+ * data folder, for integration tests and benchmarks, and stops every process it started.
+ */
+export interface LocalStack {
+  baseUrl: string;
+  sesUrl: string;
+  dynamoDbEndpoint: string;
+  sqsEndpoint: string;
+  projectId: string;
+  secretKey: string;
+  publicKey: string;
+  /** The environment that points the admin CLI and SDK clients at this stack. */
+  env: Record<string, string>;
+  pid: number;
+  dataDir: string;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startLocalStack(extraEnv: Record<string, string> = {}): Promise<LocalStack> {
+  const ports = { PORT: await freePort(), SES_PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), S3_PORT: await freePort() };
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mailwright-'));
+  const env: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+    MAILWRIGHT_DATA_DIR: dataDir,
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', '--fresh'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
+
+  const baseUrl = `http://127.0.0.1:${ports.PORT}`;
+  await waitForHealth(baseUrl, child, output);
+  const project = JSON.parse(readFileSync(path.join(dataDir, 'local-project.json'), 'utf8'));
+  return {
+    baseUrl,
+    sesUrl: `http://127.0.0.1:${ports.SES_PORT}`,
+    dynamoDbEndpoint: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
+    sqsEndpoint: `http://127.0.0.1:${ports.SQS_PORT}`,
+    projectId: project.projectId,
+    secretKey: project.secretKey,
+    publicKey: project.publicKey,
+    env,
+    pid: child.pid!,
+    dataDir,
+  };
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, output: string[]) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The local stack exited with ${child.exitCode}:\n${output.join('')}`);
+    try {
+      const response = await fetch(`${baseUrl}/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  stopProcessGroup(child.pid!);
+  throw new Error(`The local stack did not become healthy in 120 s:\n${output.join('')}`);
+}
+
+/** Stops the stack's whole process group (tsx, node and DynamoDB Local's Java). */
+export async function stopLocalStack(stack: Pick<LocalStack, 'pid' | 'dataDir'>): Promise<void> {
+  stopProcessGroup(stack.pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && isAlive(stack.pid)) await new Promise((resolve) => setTimeout(resolve, 100));
+  stopProcessGroup(stack.pid, 'SIGKILL');
+  rmSync(stack.dataDir, { recursive: true, force: true });
+}
+
+function stopProcessGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL') {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+function isAlive(pid: number) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,8 @@
+// Unit tests run functions' modules without a stack: give them the configuration a function has.
+process.env.TABLE_NAME = 'mailwright-test';
+process.env.AWS_REGION = 'us-east-1';
+process.env.AWS_ACCESS_KEY_ID = 'test';
+process.env.AWS_SECRET_ACCESS_KEY = 'test';
+process.env.RATE_LIMIT_PER_MINUTE = '1000';
+process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
