@@ -1,7 +1,7 @@
 // ESM all the way (package.json "type": "module"): middy 5+ ships ESM only, so jest runs with
 // --experimental-vm-modules and ts-jest's ESM preset. Type checking is `npm run typecheck`.
 const tsJest = {
-  '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, diagnostics: false }],
+  '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
 };
 const common = {
   extensionsToTreatAsEsm: ['.ts'],

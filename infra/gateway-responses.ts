@@ -11,6 +11,8 @@ export interface GatewayResponseSpec {
   /** A JSON string literal, or $context.error.messageString (already quoted by API Gateway). */
   message: string;
   suggestion?: string;
+  /** Extra headers on this response. */
+  headers?: Record<string, string>;
 }
 
 const quoted = (text: string) => JSON.stringify(text);
@@ -32,7 +34,7 @@ export const gatewayResponses: readonly GatewayResponseSpec[] = [
   },
   { type: 'MISSING_AUTHENTICATION_TOKEN', statusCode: 404, code: 'NOT_FOUND', message: quoted('Route not found') },
   { type: 'REQUEST_TOO_LARGE', statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: quoted('The request body is too large') },
-  { type: 'THROTTLED', statusCode: 429, code: 'RATE_LIMITED', message: quoted('Too many requests'), suggestion: 'Retry later.' },
+  { type: 'THROTTLED', statusCode: 429, code: 'RATE_LIMITED', message: quoted('Too many requests'), suggestion: 'Retry after 1 second.', headers: { 'Retry-After': '1' } },
   { type: 'AUTHORIZER_FAILURE', statusCode: 500, code: 'INTERNAL_ERROR', message: quoted('The request could not be authorized') },
   { type: 'AUTHORIZER_CONFIGURATION_ERROR', statusCode: 500, code: 'INTERNAL_ERROR', message: quoted('The request could not be authorized') },
   { type: 'INTEGRATION_TIMEOUT', statusCode: 504, code: 'TIMEOUT', message: quoted('The request took too long') },

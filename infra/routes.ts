@@ -18,6 +18,9 @@ export interface Route {
   maxBodyBytes?: number;
 }
 
+/** Request headers browsers may send to CORS routes (preflight answer, deployed and local). */
+export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key'];
+
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
 export const functionGroups = ['contacts'] as const;

@@ -23,7 +23,7 @@ import {
   type GatewayResponseSpec,
 } from './gateway-responses';
 import { dlqName, queues } from './queues';
-import { functionGroups, routes as routeTable, type FunctionGroup, type Route } from './routes';
+import { CORS_ALLOW_HEADERS, functionGroups, routes as routeTable, type FunctionGroup, type Route } from './routes';
 
 export interface MailwrightStackProps extends StackProps {
   /** Keep the table (with point-in-time recovery) and the bucket when the stack goes. Default true. */
@@ -32,7 +32,6 @@ export interface MailwrightStackProps extends StackProps {
   routes?: readonly Route[];
 }
 
-export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key'];
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1000;
 
 const pascal = (name: string) => name.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_, __, c: string) => c.toUpperCase());
@@ -53,7 +52,7 @@ export class MailwrightStack extends Stack {
       billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: tableSchema.timeToLiveAttribute,
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: retainData },
       removalPolicy,
     });
     for (const index of tableSchema.globalSecondaryIndexes) {
@@ -137,22 +136,14 @@ export class MailwrightStack extends Stack {
 
     // One integration per function, with one API-scoped invoke permission instead of two per
     // method (per-method permissions would outgrow Lambda's 20 KB resource policy).
-    const integrations = new Map<FunctionGroup, LambdaIntegration>();
-    const integrationFor = (group: FunctionGroup) => {
-      let integration = integrations.get(group);
-      if (!integration) {
-        const fn = functions.get(group);
-        if (!fn) throw new Error(`Route group "${group}" is not in functionGroups`);
-        integration = new LambdaIntegration(fn, { proxy: true, scopePermissionToMethod: false });
-        integrations.set(group, integration);
-      }
-      return integration;
-    };
+    const integrations = new Map(
+      [...functions].map(([group, fn]) => [group, new LambdaIntegration(fn, { proxy: true, scopePermissionToMethod: false })]),
+    );
 
     const routes = props.routes ?? routeTable;
     const corsMethodsByPath = new Map<string, Set<string>>();
     for (const route of routes) {
-      api.root.resourceForPath(route.path).addMethod(route.method, integrationFor(route.group), {
+      api.root.resourceForPath(route.path).addMethod(route.method, integrations.get(route.group)!, {
         authorizer,
         authorizationType: AuthorizationType.CUSTOM,
       });
@@ -168,11 +159,13 @@ export class MailwrightStack extends Stack {
         allowOrigins: Cors.ALL_ORIGINS,
         allowHeaders: CORS_ALLOW_HEADERS,
         allowMethods: [...methods, 'OPTIONS'],
+        maxAge: Duration.minutes(10), // as infra/local/gateway.ts answers preflight
       });
     }
 
-    const responseHeaders = Object.fromEntries(Object.entries(gatewayResponseHeaders).map(([name, value]) => [name, `'${value}'`]));
+    const quotedHeaders = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, `'${value}'`]));
     for (const spec of gatewayResponses) {
+      const responseHeaders = quotedHeaders({ ...gatewayResponseHeaders, ...spec.headers });
       api.addGatewayResponse(`${pascal(spec.type.toLowerCase())}Response`, {
         type: ResponseType.of(spec.type),
         ...(spec.statusCode !== undefined ? { statusCode: String(spec.statusCode) } : {}),

@@ -8,7 +8,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { AUTHORIZER_CACHE_TTL_SECONDS, gatewayResponseHeaders, gatewayResponses, gatewayResponseTemplate } from '../gateway-responses';
-import { routes, type Route } from '../routes';
+import { CORS_ALLOW_HEADERS, routes, type Route } from '../routes';
 
 /**
  * A local REST API (v1) gateway: serves every route of infra/routes.ts through the real
@@ -135,7 +135,7 @@ function preflight(res: ServerResponse, pathname: string, requestId: string) {
   res
     .writeHead(204, {
       'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Headers': 'Authorization,Content-Type,Idempotency-Key',
+      'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(','),
       'Access-Control-Allow-Methods': [...corsRoutes.map(({ route }) => route.method), 'OPTIONS'].join(','),
       'Access-Control-Max-Age': '600',
     })
@@ -150,7 +150,7 @@ function sendGatewayResponse(res: ServerResponse, type: string, defaultStatus: n
     .replaceAll('$context.requestId', requestId)
     .replaceAll('$context.requestTime', requestTime(new Date()))
     .replaceAll('$context.error.messageString', JSON.stringify('Bad request'));
-  res.writeHead(status, { ...gatewayResponseHeaders, 'x-amzn-RequestId': requestId, 'x-amzn-ErrorType': type }).end(body);
+  res.writeHead(status, { ...gatewayResponseHeaders, ...spec.headers, 'x-amzn-RequestId': requestId, 'x-amzn-ErrorType': type }).end(body);
 }
 
 /** $context.requestTime is in Common Log Format: 22/Nov/2026:17:00:00 +0000. */

@@ -281,6 +281,7 @@ describe('MailwrightStack (default: data retained)', () => {
     expect(response.Properties.ResponseParameters).toEqual({
       'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
       'gatewayresponse.header.Content-Type': "'application/json'",
+      ...(type === 'THROTTLED' ? { 'gatewayresponse.header.Retry-After': "'1'" } : {}),
     });
     const body: string = response.Properties.ResponseTemplates['application/json'];
     expect(body).toContain('"success":false');
