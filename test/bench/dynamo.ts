@@ -1,0 +1,103 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { localAwsEnvironment, localSettings } from '../../infra/local/environment';
+import type { LocalStack } from '../support/local-stack';
+
+export const TABLE_NAME = 'mailwright';
+
+/**
+ * Points this process at the stack exactly as the stack points its functions (same variables,
+ * derived by the same function), so the service modules imported afterwards behave as they do in
+ * the gateway. Must run BEFORE any import of shared/: they read the environment at import time
+ * (TABLE_NAME, RATE_LIMIT_PER_MINUTE, the SDK endpoint).
+ */
+export function pointServiceAtStack(stack: LocalStack, rateLimitPerMinute: number) {
+  Object.assign(process.env, stack.env);
+  Object.assign(process.env, localAwsEnvironment(localSettings()), {
+    RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+  });
+  if (process.env.AWS_ENDPOINT_URL_DYNAMODB !== stack.dynamoDbEndpoint || process.env.TABLE_NAME !== TABLE_NAME) {
+    throw new Error(`The bench environment does not point at the stack (${process.env.AWS_ENDPOINT_URL_DYNAMODB}, table ${process.env.TABLE_NAME})`);
+  }
+}
+
+/**
+ * The harness's own client, separate from the service's shared one, so that seeding and the raw
+ * baseline never show up in the service's call counts. Same settings as the service's client.
+ */
+export function benchDocumentClient(stack: LocalStack) {
+  const client = new DynamoDBClient({
+    endpoint: stack.dynamoDbEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/**
+ * Writes items with BatchWriteItem (25 per call, `parallel` calls in flight), retrying whatever
+ * DynamoDB hands back as unprocessed. Returns the number of items written.
+ */
+export async function batchWriteAll(
+  client: DynamoDBDocumentClient,
+  items: Record<string, unknown>[],
+  parallel = 8,
+  onProgress?: (written: number) => void,
+): Promise<number> {
+  const batches: Record<string, unknown>[][] = [];
+  for (let i = 0; i < items.length; i += 25) batches.push(items.slice(i, i + 25));
+  let next = 0;
+  let written = 0;
+
+  const worker = async () => {
+    while (next < batches.length) {
+      let pending = batches[next++]!.map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 10) throw new Error(`BatchWrite left ${pending.length} items unprocessed after 10 retries`);
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+        const { UnprocessedItems } = await client.send(new BatchWriteCommand({ RequestItems: { [TABLE_NAME]: pending } }));
+        const left = (UnprocessedItems?.[TABLE_NAME] ?? []) as typeof pending;
+        written += pending.length - left.length;
+        pending = left;
+      }
+      onProgress?.(written);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, batches.length) }, worker));
+  return written;
+}
+
+/** The part of an SDK client this needs: its middleware stack. */
+interface WithMiddleware {
+  middlewareStack: { add: (middleware: never, options: { step: 'initialize'; name: string }) => void };
+}
+
+/**
+ * Records every command sent through a client, by name, while armed. Added at the `initialize`
+ * step it sees each command once (retries happen later, in finalizeRequest). The service's
+ * DynamoDBDocumentClient shares the base client's middleware stack (lib-dynamodb:
+ * `this.middlewareStack = client.middlewareStack`), so one recorder on `dynamoDb` sees both.
+ */
+export function recordCommands(client: WithMiddleware) {
+  let recording: string[] | null = null;
+  const middleware =
+    (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+    async (args: unknown) => {
+      recording?.push((context.commandName ?? 'UnknownCommand').replace(/Command$/, ''));
+      return next(args);
+    };
+  client.middlewareStack.add(middleware as never, { step: 'initialize', name: 'benchCommandRecorder' });
+
+  /** Runs `work` and returns its result with the commands it sent, in order. */
+  return async function record<T>(work: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
+    if (recording) throw new Error('recordCommands: recordings may not overlap');
+    recording = [];
+    try {
+      const result = await work();
+      return { result, commands: recording };
+    } finally {
+      recording = null;
+    }
+  };
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+
+/**
+ * REST API (v1) events as API Gateway — and infra/local/gateway.ts — hand them to the authorizer and
+ * to a function, for invoking handlers in this process (where their DynamoDB calls can be counted).
+ */
+const ACCOUNT = '000000000000';
+const API_ID = 'bench';
+const STAGE = 'api';
+const REGION = 'us-east-1';
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** The route's resource path, e.g. /contacts/{id}. */
+  resource: string;
+  /** The concrete path, e.g. /contacts/01J…; defaults to the resource. */
+  path?: string;
+  pathParameters?: Record<string, string>;
+  query?: Record<string, string>;
+  secretKey: string;
+  body?: unknown;
+}
+
+export const methodArn = (request: ApiRequest) => `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${STAGE}/${request.method}${request.resource}`;
+
+function headers(request: ApiRequest): Record<string, string> {
+  return {
+    Authorization: `Bearer ${request.secretKey}`,
+    Host: 'localhost',
+    'User-Agent': 'mailwright-bench',
+    ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+  };
+}
+
+function requestContext(request: ApiRequest, requestId: string) {
+  const now = new Date();
+  return {
+    accountId: ACCOUNT,
+    apiId: API_ID,
+    domainName: 'localhost',
+    domainPrefix: 'localhost',
+    extendedRequestId: requestId,
+    httpMethod: request.method,
+    path: `/${STAGE}${request.path ?? request.resource}`,
+    protocol: 'HTTP/1.1',
+    requestId,
+    requestTime: now.toUTCString(),
+    requestTimeEpoch: now.getTime(),
+    resourceId: request.resource,
+    resourcePath: request.resource,
+    stage: STAGE,
+    identity: { sourceIp: '127.0.0.1', userAgent: 'mailwright-bench' },
+  };
+}
+
+const multi = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([key, value]) => [key, [value]]));
+
+export function authorizerEvent(request: ApiRequest): APIGatewayRequestAuthorizerEvent {
+  const requestHeaders = headers(request);
+  return {
+    type: 'REQUEST',
+    methodArn: methodArn(request),
+    resource: request.resource,
+    path: request.path ?? request.resource,
+    httpMethod: request.method,
+    headers: requestHeaders,
+    multiValueHeaders: multi(requestHeaders),
+    pathParameters: request.pathParameters ?? {},
+    queryStringParameters: request.query ?? null,
+    multiValueQueryStringParameters: request.query ? multi(request.query) : null,
+    stageVariables: null,
+    requestContext: requestContext(request, randomUUID()) as never,
+  };
+}
+
+/** The proxy event of a request the authorizer allowed; its context lands in requestContext.authorizer. */
+export function proxyEvent(request: ApiRequest, authorization: APIGatewayAuthorizerResult): APIGatewayProxyEvent {
+  const requestHeaders = headers(request);
+  return {
+    resource: request.resource,
+    path: request.path ?? request.resource,
+    httpMethod: request.method,
+    headers: requestHeaders,
+    multiValueHeaders: multi(requestHeaders),
+    queryStringParameters: request.query ?? null,
+    multiValueQueryStringParameters: request.query ? multi(request.query) : null,
+    pathParameters: request.pathParameters ?? null,
+    stageVariables: null,
+    requestContext: {
+      ...requestContext(request, randomUUID()),
+      authorizer: { ...authorization.context, principalId: authorization.principalId, integrationLatency: 0 },
+    } as unknown as APIGatewayProxyEvent['requestContext'],
+    body: request.body === undefined ? null : JSON.stringify(request.body),
+    isBase64Encoded: false,
+  };
+}
+
+export function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'bench',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
