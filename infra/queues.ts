@@ -13,7 +13,16 @@ export interface QueueSpec {
 }
 
 export const queues: readonly QueueSpec[] = [
-  { name: 'send', maxReceiveCount: 8, visibilityTimeoutSeconds: 180, envVar: 'SEND_QUEUE_URL' },
+  // Throttled sends come back after a short backoff (ChangeMessageVisibility), each a receive
+  // (two with the local emulator): 30 receives keep a 35 % failure rate from dead-lettering good
+  // mail, and ride out about 7 hours of SES daily-quota stall (15-minute retries).
+  {
+    name: 'send',
+    maxReceiveCount: 30,
+    visibilityTimeoutSeconds: 180,
+    envVar: 'SEND_QUEUE_URL',
+    consumer: { group: 'sender', batchSize: 10, maxConcurrency: 2 },
+  },
 ];
 
 export const dlqName = (queueName: string) => `${queueName}-dlq`;

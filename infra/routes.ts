@@ -23,10 +23,17 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts'] as const;
+export const functionGroups = ['contacts', 'templates', 'public'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
+
+/**
+ * Lambda caps a synchronous request at 6 MB (6,291,456 bytes) including the event envelope, so a
+ * larger body never reaches the function; /v1/send accepts bodies up to this, which leaves
+ * about 4.4 MB of attachments after base64.
+ */
+export const SEND_MAX_BODY_BYTES = 6_000_000;
 
 export const routes: readonly Route[] = [
   { method: 'POST', path: '/contacts', group: 'contacts', keys: secret },
@@ -34,6 +41,15 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/contacts/{id}', group: 'contacts', keys: secret },
   { method: 'PATCH', path: '/contacts/{id}', group: 'contacts', keys: secret },
   { method: 'DELETE', path: '/contacts/{id}', group: 'contacts', keys: secret },
+
+  { method: 'POST', path: '/templates', group: 'templates', keys: secret },
+  { method: 'GET', path: '/templates', group: 'templates', keys: secret },
+  { method: 'GET', path: '/templates/{id}', group: 'templates', keys: secret },
+  { method: 'PATCH', path: '/templates/{id}', group: 'templates', keys: secret },
+  { method: 'DELETE', path: '/templates/{id}', group: 'templates', keys: secret },
+
+  { method: 'POST', path: '/v1/send', group: 'public', keys: secret, maxBodyBytes: SEND_MAX_BODY_BYTES },
+  { method: 'POST', path: '/v1/verify', group: 'public', keys: secret },
 ];
 
 export const routeKey = (method: string, path: string) => `${method} ${path}`;

@@ -10,7 +10,9 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { ConfigurationSet } from 'aws-cdk-lib/aws-ses';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../shared/db/schema';
@@ -33,6 +35,9 @@ export interface MailwrightStackProps extends StackProps {
 }
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1000;
+export const DEFAULT_SEND_RATE_PER_SECOND = 14;
+/** Queue consumers' timeout; each queue's visibility timeout is at least 6× this (AWS guidance). */
+export const CONSUMER_TIMEOUT_SECONDS = 30;
 
 const pascal = (name: string) => name.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_, __, c: string) => c.toUpperCase());
 
@@ -74,6 +79,7 @@ export class MailwrightStack extends Stack {
     });
 
     // ---- Queues: each with its DLQ and an alarm on anything landing there -----------------------
+    const queuesByName = new Map<string, Queue>();
     for (const spec of queues) {
       const dlq = new Queue(this, pascal(dlqName(spec.name)), {
         retentionPeriod: Duration.days(14),
@@ -95,10 +101,16 @@ export class MailwrightStack extends Stack {
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
       new CfnOutput(this, `${pascal(spec.name)}QueueUrl`, { value: queue.queueUrl });
+      queuesByName.set(spec.name, queue);
     }
+    const sendQueue = queuesByName.get('send')!;
+
+    // ---- SES: every email goes through this configuration set ---------------------------------
+    const configurationSet = new ConfigurationSet(this, 'ConfigurationSet', { configurationSetName: 'mailwright' });
 
     // ---- Functions ---------------------------------------------------------------------------
-    const rateLimitPerMinute = positiveInteger(this.node.tryGetContext('rateLimitPerMinute'), DEFAULT_RATE_LIMIT_PER_MINUTE);
+    const rateLimitPerMinute = positiveInteger(this.node.tryGetContext('rateLimitPerMinute'), DEFAULT_RATE_LIMIT_PER_MINUTE, 'rateLimitPerMinute');
+    const sendRatePerSecond = positiveInteger(this.node.tryGetContext('sendRatePerSecond'), DEFAULT_SEND_RATE_PER_SECOND, 'sendRatePerSecond');
     const functions = new Map<FunctionGroup, MailwrightFunction>();
     for (const group of functionGroups) {
       const fn = new MailwrightFunction(this, `${pascal(group)}Function`, {
@@ -108,6 +120,26 @@ export class MailwrightStack extends Stack {
       });
       fn.bindTable(table);
       functions.set(group, fn);
+    }
+    functions.get('public')!.bindQueue(sendQueue, 'SEND_QUEUE_URL').bindBucket(payloadBucket);
+
+    // ---- Queue consumers: partial batch failures, bounded concurrency ----------------------------
+    for (const spec of queues) {
+      if (!spec.consumer) continue;
+      const consumer = new MailwrightFunction(this, `${pascal(spec.consumer.group)}Function`, {
+        group: spec.consumer.group,
+        timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
+        logRemovalPolicy: removalPolicy,
+        environment: { SEND_RATE_PER_SECOND: String(sendRatePerSecond) },
+      });
+      consumer.bindTable(table).bindBucket(payloadBucket).bindSesSending(configurationSet.configurationSetName);
+      consumer.addEventSource(
+        new SqsEventSource(queuesByName.get(spec.name)!, {
+          batchSize: spec.consumer.batchSize,
+          maxConcurrency: spec.consumer.maxConcurrency,
+          reportBatchItemFailures: true,
+        }),
+      );
     }
 
     // The authorizer only looks the key up (GetItem): read access is enough.
@@ -182,9 +214,9 @@ export class MailwrightStack extends Stack {
   }
 }
 
-function positiveInteger(raw: unknown, fallback: number): number {
+function positiveInteger(raw: unknown, fallback: number, name: string): number {
   if (raw === undefined || raw === null || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`Context value rateLimitPerMinute must be a positive integer, got "${String(raw)}"`);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`Context value ${name} must be a positive integer, got "${String(raw)}"`);
   return value;
 }

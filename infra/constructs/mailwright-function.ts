@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -74,6 +74,25 @@ export class MailwrightFunction extends NodejsFunction {
   bindQueue(queue: IQueue, envVar: string): this {
     queue.grantSendMessages(this);
     this.addEnvironment(envVar, queue.queueUrl);
+    return this;
+  }
+
+  /**
+   * SendEmail only as identities of this account and only through the given configuration set
+   * (SES authorizes both resources); sets SES_CONFIGURATION_SET.
+   */
+  bindSesSending(configurationSetName: string): this {
+    const stack = Stack.of(this);
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [
+          stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+          stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: configurationSetName }),
+        ],
+      }),
+    );
+    this.addEnvironment('SES_CONFIGURATION_SET', configurationSetName);
     return this;
   }
 

@@ -30,6 +30,17 @@ export function assertJava17(): void {
   if (major < 17) throw new StartupError(`Java 17+ is required to run DynamoDB Local; found Java ${major || 'of unknown version'}.`);
 }
 
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** Fails with one clear line when a port is taken, before anything starts. */
 export async function assertPortsFree(ports: Record<string, number>): Promise<void> {
   for (const [name, port] of Object.entries(ports)) {
@@ -70,11 +81,18 @@ export async function startSqs(port: number): Promise<Stop> {
   return () => closeServer(server);
 }
 
-export async function startSes(port: number): Promise<Stop> {
+/** aws-ses-v2-local on an internal port, behind the SES front (infra/local/ses.ts) on SES_PORT. */
+export async function startSes(port: number, faults: { throttleRate: number; failureRate: number }): Promise<Stop> {
   const module = await import('aws-ses-v2-local');
   const start = (module.default as unknown as { default?: typeof module.default }).default ?? module.default;
-  const server = await start({ host: '127.0.0.1', port });
-  return () => closeServer(server);
+  const emulatorPort = await freePort();
+  const emulator = await start({ host: '127.0.0.1', port: emulatorPort });
+  const { startSesFront } = await import('./ses');
+  const front = await startSesFront({ port, emulatorPort, ...faults });
+  return async () => {
+    await closeServer(front);
+    await closeServer(emulator);
+  };
 }
 
 export async function startS3(port: number, dataDir: string): Promise<Stop> {

@@ -13,6 +13,16 @@ function port(name: string, fallback: number): number {
   return value;
 }
 
+function fraction(name: string): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? 0 : Number(raw);
+  if (!(value >= 0 && value <= 1)) {
+    console.error(`${name} must be a number from 0 to 1, got "${raw}".`);
+    process.exit(1);
+  }
+  return value;
+}
+
 export function localSettings() {
   return {
     ports: {
@@ -25,6 +35,8 @@ export function localSettings() {
     dataDir: process.env.MAILWRIGHT_DATA_DIR || '.mailwright',
     tableName: 'mailwright',
     bucketName: 'mailwright-payloads',
+    sesFaults: { throttleRate: fraction('LOCAL_SES_THROTTLE_RATE'), failureRate: fraction('LOCAL_SES_FAILURE_RATE') },
+    senderDomain: (process.env.LOCAL_SENDER_DOMAIN || 'example.com').toLowerCase(),
   };
 }
 
@@ -45,5 +57,6 @@ export function localAwsEnvironment(settings: LocalSettings): Record<string, str
     AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${ports.S3_PORT}`,
     TABLE_NAME: settings.tableName,
     PAYLOAD_BUCKET: settings.bucketName,
+    SES_CONFIGURATION_SET: 'mailwright',
   };
 }

@@ -1,15 +1,17 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { KeyKind } from '../routes';
 import { parseAuthorizationHeader } from '../../shared/projects/api-keys';
+import { putVerifiedDomain } from '../../shared/domains/domains';
 import { createProject, findApiKey, getProject, rotateApiKey, type CreatedProject } from '../../shared/projects/projects';
 import { StartupError } from './emulators';
 
 /**
  * Seeds the local project once and keeps its keys in the data folder (only hashes are in the
  * table, so the keys could not be printed again otherwise). LOCAL_SECRET_KEY / LOCAL_PUBLIC_KEY
- * pin the keys: they are added to the project when missing.
+ * pin the keys: they are added to the project when missing. The project gets `senderDomain`
+ * (LOCAL_SENDER_DOMAIN) as a verified sender domain.
  */
-export async function seedLocalProject(stateFile: string, pinned: Partial<Record<KeyKind, string>>): Promise<CreatedProject> {
+export async function seedLocalProject(stateFile: string, pinned: Partial<Record<KeyKind, string>>, senderDomain: string): Promise<CreatedProject> {
   for (const [kind, key] of Object.entries(pinned) as [KeyKind, string | undefined][]) {
     if (key !== undefined && parseAuthorizationHeader(`Bearer ${key}`)?.kind !== kind) {
       const variable = kind === 'secret' ? 'LOCAL_SECRET_KEY' : 'LOCAL_PUBLIC_KEY';
@@ -25,6 +27,7 @@ export async function seedLocalProject(stateFile: string, pinned: Partial<Record
     if (!(await findApiKey(project.secretKey))) await rotateApiKey(project.projectId, 'secret', project.secretKey);
     if (!(await findApiKey(project.publicKey))) await rotateApiKey(project.projectId, 'public', project.publicKey);
   }
+  await putVerifiedDomain(project.projectId, senderDomain);
   writeFileSync(stateFile, JSON.stringify(project, null, 2));
   return project;
 }

@@ -33,7 +33,7 @@ async function main() {
   const started = await Promise.allSettled([
     startDynamoDb(ports.DYNAMODB_PORT, path.join(settings.dataDir, 'dynamodb')),
     startSqs(ports.SQS_PORT),
-    startSes(ports.SES_PORT),
+    startSes(ports.SES_PORT, settings.sesFaults),
     startS3(ports.S3_PORT, path.join(settings.dataDir, 's3')),
   ]);
   for (const result of started) if (result.status === 'fulfilled') stops.push(result.value);
@@ -48,7 +48,7 @@ async function main() {
   const project = await seedLocalProject(path.join(settings.dataDir, 'local-project.json'), {
     secret: process.env.LOCAL_SECRET_KEY || undefined,
     public: process.env.LOCAL_PUBLIC_KEY || undefined,
-  });
+  }, settings.senderDomain);
 
   const { createLocalGateway } = await import('./gateway');
   const { handler: authorizer } = (await import('../../functions/authorizer/handler')) as { handler: AuthorizerHandler };
@@ -70,7 +70,7 @@ async function main() {
       'Mailwright is running locally.',
       `  API            ${api}   (GET ${api}/health)`,
       `  Mail viewer    http://localhost:${ports.SES_PORT}   (GET /store for JSON)`,
-      `  Project        ${project.projectId}`,
+      `  Project        ${project.projectId}   (verified sender domain: ${settings.senderDomain})`,
       `  Secret key     ${project.secretKey}`,
       `  Public key     ${project.publicKey}`,
       `  Data           ${path.resolve(settings.dataDir)}${fresh ? ' (fresh)' : ''}`,

@@ -1,0 +1,5 @@
+import { createSqsHandler } from '../../shared/queue/handler';
+import { parseSendMessage, processSendMessage } from '../../shared/sending/sender';
+
+/** The send queue's consumer: one email record per message, paced to the SES rate. */
+export const handler = createSqsHandler({ name: 'sender', parse: parseSendMessage, process: processSendMessage });

@@ -1,0 +1,96 @@
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+/**
+ * The local SES endpoint on SES_PORT: a front for aws-ses-v2-local (which runs on an internal
+ * port and keeps the mail viewer and GET /store). The front adds what the emulator lacks:
+ * - fault injection for SendEmail — LOCAL_SES_THROTTLE_RATE and LOCAL_SES_FAILURE_RATE (0–1) answer
+ *   that fraction of calls with the error shapes SES really returns (TooManyRequestsException 429,
+ *   InternalServiceErrorException 500), so retries are exercised without a branch in the sender;
+ * - GET /_local/arrivals: the millisecond arrival time of every accepted SendEmail (for pacing
+ *   measurements; /store has only whole seconds).
+ */
+export interface SesFrontOptions {
+  port: number;
+  emulatorPort: number;
+  throttleRate: number;
+  failureRate: number;
+}
+
+const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
+
+export function startSesFront(options: SesFrontOptions): Promise<Server> {
+  const arrivals: { at: number; messageId: string }[] = [];
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((error) => {
+      console.error('Local SES front failed', error);
+      if (!res.headersSent) res.writeHead(502).end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'GET' && url.pathname === '/_local/arrivals') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ arrivals }));
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/_local/arrivals/clear') {
+      arrivals.length = 0;
+      res.writeHead(204).end();
+      return;
+    }
+    const body = await readAll(req);
+    const isSend = req.method === 'POST' && url.pathname === SEND_EMAIL_PATH;
+    if (isSend) {
+      const roll = Math.random();
+      if (roll < options.throttleRate) return sesError(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
+      if (roll < options.throttleRate + options.failureRate) return sesError(res, 500, 'InternalServiceErrorException', 'Internal service error.');
+    }
+    const upstream = await forward(req, body, options.emulatorPort);
+    if (isSend && upstream.status === 200) {
+      const { MessageId } = JSON.parse(upstream.body.toString('utf8')) as { MessageId: string };
+      arrivals.push({ at: Date.now(), messageId: MessageId });
+    }
+    res.writeHead(upstream.status, upstream.headers).end(upstream.body);
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** SES v2 (restJson1) errors: the type in x-amzn-ErrorType, the message in the body. */
+function sesError(res: ServerResponse, status: number, type: string, message: string) {
+  res
+    .writeHead(status, { 'Content-Type': 'application/json', 'x-amzn-ErrorType': type, 'x-amzn-RequestId': crypto.randomUUID() })
+    .end(JSON.stringify({ message }));
+}
+
+function readAll(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function forward(req: IncomingMessage, body: Buffer, port: number): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const upstream = request(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const headers = Object.fromEntries(Object.entries(response.headers).filter((entry): entry is [string, string | string[]] => entry[1] !== undefined));
+          delete headers['transfer-encoding'];
+          resolve({ status: response.statusCode ?? 502, headers, body: Buffer.concat(chunks) });
+        });
+        response.on('error', reject);
+      },
+    );
+    upstream.on('error', reject);
+    upstream.end(body);
+  });
+}

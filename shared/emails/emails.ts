@@ -1,0 +1,150 @@
+import { BatchWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../aws/clients';
+import { tableName } from '../db/table';
+import { emailKeys } from './keys';
+
+/**
+ * An email record: one per recipient of a send, campaign or workflow step (DESIGN.md "Sending
+ * semantics"). Status moves QUEUED → SENDING → SENT → DELIVERED | BOUNCED | COMPLAINED, or to
+ * FAILED | SUPPRESSED; it never moves backwards.
+ */
+export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED';
+
+export type EmailSourceType = 'transactional' | 'campaign' | 'workflow';
+
+export interface EmailAddress {
+  email: string;
+  name?: string;
+}
+
+export interface AttachmentRef {
+  /** Object key in the payload bucket. */
+  key: string;
+  filename: string;
+  contentType: string;
+  size: number;
+}
+
+export interface EmailRecord {
+  id: string;
+  projectId: string;
+  contactId: string;
+  to: EmailAddress;
+  from: EmailAddress;
+  replyTo: string[];
+  subject: string;
+  html: string;
+  headers: { name: string; value: string }[];
+  attachments: AttachmentRef[];
+  source: { type: EmailSourceType; id?: string };
+  /** Marketing mail goes only to subscribed contacts; transactional mail to any. */
+  marketing: boolean;
+  status: EmailStatus;
+  sesMessageId?: string;
+  failureReason?: string;
+  createdAt: string;
+  updatedAt: string;
+  sentAt?: string;
+  /** While SENDING: until when the sender that claimed it owns it (a crash frees it after). */
+  leaseUntil?: number;
+}
+
+/** The queue message for the send queue: the record holds everything else. */
+export interface SendMessage {
+  projectId: string;
+  emailId: string;
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+export async function putEmails(records: EmailRecord[]): Promise<void> {
+  for (let start = 0; start < records.length; start += 25) {
+    let pending: Record<string, unknown>[] | undefined = records.slice(start, start + 25).map((record) => ({ PutRequest: { Item: toItem(record) } }));
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+      pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
+      if (attempt > 8 && pending?.length) throw new Error('DynamoDB kept unprocessed email records');
+    }
+  }
+}
+
+export async function getEmail(projectId: string, emailId: string): Promise<EmailRecord | undefined> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: emailKeys.email(projectId, emailId), ConsistentRead: true }));
+  return Item ? fromItem(Item) : undefined;
+}
+
+/**
+ * Takes the email for sending: QUEUED → SENDING with a lease, or a SENDING whose lease ran out
+ * (its sender died). Returns undefined when it is not there to take (already sent, failed,
+ * suppressed, or being sent by another instance): the message is then done.
+ */
+export async function claimEmail(projectId: string, emailId: string, leaseMs: number, now = Date.now()): Promise<EmailRecord | undefined> {
+  try {
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: emailKeys.email(projectId, emailId),
+        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND leaseUntil < :nowMs))',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': now + leaseMs, ':now': new Date(now).toISOString(), ':nowMs': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return fromItem(Attributes!);
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** The update that ends a claim (SENDING → status); extra items join the same transaction. */
+export function finishClaimItem(projectId: string, emailId: string, status: EmailStatus, fields: Record<string, unknown>): TransactItem {
+  const now = new Date().toISOString();
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':status': status, ':sending': 'SENDING', ':now': now };
+  const sets = ['#status = :status', 'updatedAt = :now'];
+  Object.entries(fields).forEach(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    sets.push(`#f${index} = :f${index}`);
+  });
+  return {
+    Update: {
+      TableName: tableName,
+      Key: emailKeys.email(projectId, emailId),
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE leaseUntil`,
+      ConditionExpression: '#status = :sending',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** Gives a claimed email back to the queue (SES throttled or failed transiently). */
+export async function releaseEmail(projectId: string, emailId: string): Promise<void> {
+  await documentClient
+    .send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: emailKeys.email(projectId, emailId),
+        UpdateExpression: 'SET #status = :queued, updatedAt = :now REMOVE leaseUntil',
+        ConditionExpression: '#status = :sending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':queued': 'QUEUED', ':sending': 'SENDING', ':now': new Date().toISOString() },
+      }),
+    )
+    .catch((error: Error) => {
+      if (error.name !== 'ConditionalCheckFailedException') throw error;
+    });
+}
+
+function toItem(record: EmailRecord) {
+  return { ...emailKeys.email(record.projectId, record.id), ...record };
+}
+
+export function fromItem(item: Record<string, unknown>): EmailRecord {
+  const { PK: _pk, SK: _sk, ...record } = item;
+  return record as unknown as EmailRecord;
+}

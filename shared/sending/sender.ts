@@ -1,0 +1,184 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { NoSuchKey } from '@aws-sdk/client-s3';
+import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSRecord } from 'aws-lambda';
+import * as v from 'valibot';
+import { documentClient } from '../aws/clients';
+import { integerEnv, requiredEnv } from '../config/env';
+import { contactKeys } from '../contacts/keys';
+import { tableName } from '../db/table';
+import { claimEmail, finishClaimItem, releaseEmail, type EmailRecord, type EmailStatus, type SendMessage } from '../emails/emails';
+import { eventPutItem, newEvent } from '../events/events';
+import { logger } from '../observability/logger';
+import { getPayload } from '../payloads/payloads';
+import { RetryLater } from '../queue/errors';
+import { isSuppressed } from '../suppression/suppression';
+import { acquireSendSlot } from './pacer';
+import { buildSendEmailInput, classifySesError, sesClient, type AttachmentContent } from './ses';
+
+/** Configuration, read once at cold start. */
+const config = {
+  configurationSet: requiredEnv('SES_CONFIGURATION_SET'),
+  ratePerSecond: integerEnv('SEND_RATE_PER_SECOND', 14, { max: 10_000 }),
+};
+
+/** How long a claim owns the email; a sender that dies frees it after this. */
+export const LEASE_MS = 60_000;
+/** Backoff cap for retried sends, in seconds. */
+const MAX_BACKOFF_SECONDS = 300;
+const RECORD_ATTEMPTS = 4;
+
+/** The send queue's message (`SendMessage` in shared/emails/emails.ts). */
+export const sendMessageSchema = v.object({
+  projectId: v.pipe(v.string(), v.nonEmpty()),
+  emailId: v.pipe(v.string(), v.nonEmpty()),
+});
+
+export const parseSendMessage = (body: unknown): SendMessage => v.parse(sendMessageSchema, body);
+
+/**
+ * Sends one email record, at most once per claim (DESIGN.md "Sending semantics"):
+ * claim (QUEUED → SENDING with a lease; a redelivered message finds nothing to claim) →
+ * marketing to an unsubscribed contact, or any mail to a suppressed address → SUPPRESSED →
+ * attachments from S3 → a paced slot → SES SendEmail → SENT + `email.sent` in one transaction.
+ * SES throttling or trouble: the claim is released and the message retried after a backoff
+ * (RetryLater); SES rejection: FAILED + `email.failed`, not retried.
+ */
+export async function processSendMessage(message: SendMessage, record?: SQSRecord): Promise<void> {
+  const log = { projectId: message.projectId, emailId: message.emailId };
+  const email = await claimEmail(message.projectId, message.emailId, LEASE_MS);
+  if (!email) {
+    logger.info('Email not there to send (already handled or being sent); message done', log);
+    return;
+  }
+
+  let attachments: AttachmentContent[];
+  try {
+    const blocked = await blockReason(email);
+    if (blocked) {
+      await finish(email, 'SUPPRESSED', { failureReason: blocked }, 'email.suppressed', { reason: blocked });
+      logger.info('Email suppressed', { ...log, reason: blocked });
+      return;
+    }
+    const loaded = await loadAttachments(email);
+    if (!loaded) {
+      await finish(email, 'FAILED', { failureReason: 'ATTACHMENT_MISSING' }, 'email.failed', { reason: 'ATTACHMENT_MISSING' });
+      logger.error('Attachment missing from the payload bucket; email failed', log);
+      return;
+    }
+    attachments = loaded;
+    await acquireSendSlot(config.ratePerSecond);
+  } catch (error) {
+    await releaseEmail(email.projectId, email.id);
+    throw error;
+  }
+
+  let sesMessageId: string;
+  try {
+    const result = await sesClient.send(new SendEmailCommand(buildSendEmailInput(email, attachments, config.configurationSet)));
+    sesMessageId = result.MessageId ?? '';
+  } catch (error) {
+    const verdict = classifySesError(error);
+    if (verdict.action === 'reject') {
+      await finish(email, 'FAILED', { failureReason: verdict.reason }, 'email.failed', { reason: verdict.reason });
+      logger.warn('SES rejected the email; failed for good', { ...log, reason: verdict.reason });
+      return;
+    }
+    await releaseEmail(email.projectId, email.id);
+    throw new RetryLater(verdict.delaySeconds ?? retryDelaySeconds(receiveCountOf(record)), verdict.reason);
+  }
+
+  await recordSent(email, sesMessageId);
+}
+
+/** Exponential backoff by receive: 1 s, 2 s, 4 s … capped at 300 s, plus up to 1 s of jitter. */
+export function retryDelaySeconds(receiveCount: number, random: () => number = Math.random): number {
+  return Math.min(MAX_BACKOFF_SECONDS, 2 ** (Math.max(1, receiveCount) - 1)) + random();
+}
+
+const receiveCountOf = (record: SQSRecord | undefined) => {
+  const count = Number(record?.attributes?.ApproximateReceiveCount);
+  return Number.isFinite(count) && count >= 1 ? count : 1;
+};
+
+/** Why this email must not go out, if it must not. */
+async function blockReason(email: EmailRecord): Promise<'UNSUBSCRIBED' | 'SUPPRESSED' | undefined> {
+  if (email.marketing && !(await isSubscribed(email.projectId, email.contactId))) return 'UNSUBSCRIBED';
+  if (await isSuppressed(email.projectId, email.to.email)) return 'SUPPRESSED';
+  return undefined;
+}
+
+/** A deleted contact counts as unsubscribed: marketing mail only reaches subscribed contacts. */
+async function isSubscribed(projectId: string, contactId: string): Promise<boolean> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: contactKeys.contact(projectId, contactId),
+      ConsistentRead: true,
+      ProjectionExpression: '#subscribed',
+      ExpressionAttributeNames: { '#subscribed': 'subscribed' },
+    }),
+  );
+  return Item?.subscribed === true;
+}
+
+/** The attachments' bytes, or undefined when one is gone from the bucket (expired). */
+async function loadAttachments(email: EmailRecord): Promise<AttachmentContent[] | undefined> {
+  try {
+    return await Promise.all(
+      email.attachments.map(async (attachment) => {
+        return { filename: attachment.filename, contentType: attachment.contentType, content: await getPayload(attachment.key) };
+      }),
+    );
+  } catch (error) {
+    if (error instanceof NoSuchKey || (error as Error).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
+}
+
+/** Ends the claim with `status` and records the event, in one transaction. */
+async function finish(email: EmailRecord, status: EmailStatus, fields: Record<string, unknown>, eventName: string, properties: Record<string, unknown>): Promise<void> {
+  const event = newEvent({
+    name: eventName,
+    contactId: email.contactId,
+    emailId: email.id,
+    properties: { ...properties, subject: email.subject, source: email.source },
+  });
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({ TransactItems: [finishClaimItem(email.projectId, email.id, status, fields), eventPutItem(email.projectId, event)] }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });
+  }
+}
+
+/**
+ * After SES accepted the mail, the record must say so — but the message must not be retried for
+ * it: a redelivery would claim the email again once its lease ends and send it twice. So the
+ * write is retried here, and if DynamoDB still refuses, the error is logged (with the SES message
+ * id) and the message is done: the email stays SENDING rather than going out twice.
+ */
+async function recordSent(email: EmailRecord, sesMessageId: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await finish(email, 'SENT', { sesMessageId, sentAt: new Date().toISOString() }, 'email.sent', { sesMessageId });
+      return;
+    } catch (error) {
+      if (attempt >= RECORD_ATTEMPTS) {
+        logger.error('Sent, but could not record it; the email stays SENDING', { projectId: email.projectId, emailId: email.id, sesMessageId, error: error as Error });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+    }
+  }
+}
+
+function isConditionFailure(error: unknown): boolean {
+  if (error instanceof TransactionCanceledException || (error as Error)?.name === 'TransactionCanceledException') {
+    return ((error as TransactionCanceledException).CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed');
+  }
+  return (error as Error)?.name === 'ConditionalCheckFailedException';
+}
