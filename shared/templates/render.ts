@@ -1,0 +1,141 @@
+import Mustache from 'mustache';
+import { validationFailed } from '../http/errors';
+
+/**
+ * Mustache rendering of template subjects and bodies, shared by the templates API (which only
+ * checks that they parse) and the sending pipeline (which renders them).
+ *
+ * - body (HTML): `{{var}}` is HTML-escaped, `{{{var}}}` is inserted raw, dotted paths
+ *   (`{{contact.data.plan}}`) and sections work; a missing variable renders empty.
+ * - subject: the same, but nothing is HTML-escaped (a subject is not HTML: "Tom & Jerry" stays).
+ * - No partials (`{{> name}}` renders empty).
+ *
+ * A private Writer is used, so the global Mustache state (escape, cache) is neither read nor
+ * changed; its parse cache is bounded so a long-lived sender does not grow without limit.
+ */
+
+type TemplateField = 'subject' | 'body';
+
+const CACHE_SIZE = 100;
+const writer = new Mustache.Writer();
+(writer as unknown as { templateCache: Mustache.TemplateCache }).templateCache = boundedCache(CACHE_SIZE);
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '/': '&#x2F;',
+  '`': '&#x60;',
+  '=': '&#x3D;',
+};
+const escapeHtml = (value: unknown) => String(value).replace(/[&<>"'`=/]/g, (char) => HTML_ESCAPES[char]!);
+const noEscape = (value: unknown) => String(value);
+
+/** Throws 422 VALIDATION_ERROR with code INVALID_TEMPLATE on the first field that does not parse. */
+export function assertTemplateParses(fields: { subject?: string; body?: string }): void {
+  if (fields.subject !== undefined) parseField(fields.subject, 'subject');
+  if (fields.body !== undefined) parseField(fields.body, 'body');
+}
+
+/** Renders a subject (not escaped) and an HTML body (escaped) with the same variables. */
+export function renderMessage(template: { subject: string; html: string }, view: Record<string, unknown>): { subject: string; html: string } {
+  const safeView = toSafeView(view) as Record<string, unknown>;
+  parseField(template.subject, 'subject');
+  parseField(template.html, 'body');
+  return {
+    subject: writer.render(template.subject, safeView, undefined, { escape: noEscape }),
+    html: writer.render(template.html, safeView, undefined, { escape: escapeHtml }),
+  };
+}
+
+/**
+ * The variables of a send: every top-level key of `data`; `contact` = { id, email, data } (always
+ * the recipient, overriding a data key named contact); `email` = the recipient's email unless
+ * `data` has its own `email`.
+ */
+export function templateView(
+  data: Record<string, unknown>,
+  contact: { id: string; email: string; data: Record<string, unknown> },
+): Record<string, unknown> {
+  const view: Record<string, unknown> = { email: contact.email };
+  for (const [key, value] of Object.entries(data)) view[key] = value;
+  view.contact = { id: contact.id, email: contact.email, data: contact.data };
+  return view;
+}
+
+function parseField(template: string, field: TemplateField): void {
+  let tokens: Token[];
+  try {
+    tokens = writer.parse(template) as Token[];
+  } catch (error) {
+    throw validationFailed([{ field, code: 'INVALID_TEMPLATE', message: error instanceof Error ? error.message : String(error) }]);
+  }
+  const reserved = findReservedName(tokens);
+  if (reserved) throw validationFailed([{ field, code: 'INVALID_TEMPLATE', message: `${reserved} may not be used as a variable name` }]);
+}
+
+/** [type, value, start, end, children?]; names are in name, &, # and ^ tokens. */
+type Token = [string, string, number, number, Token[]?];
+const NAME_TOKENS = new Set(['name', '&', '#', '^']);
+/** Mustache caches lookups on a plain object keyed by the name: this one would break its lookups (a 500). */
+const RESERVED_NAMES = new Set(['hasOwnProperty']);
+
+function findReservedName(tokens: Token[]): string | undefined {
+  for (const [type, value, , , children] of tokens) {
+    if (NAME_TOKENS.has(type) && RESERVED_NAMES.has(value)) return value;
+    const nested = children ? findReservedName(children) : undefined;
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/**
+ * Mustache resolves names with `in` and calls any function it finds, so `{{constructor}}` or
+ * `{{#toString}}` would reach Object.prototype. The view is copied into prototype-less objects and
+ * arrays holding only JSON values (functions and symbols dropped), so only the caller's own keys
+ * resolve; each copy converts to a string as a plain object or array would.
+ */
+function toSafeView(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) {
+    const items = value.map(toSafeView);
+    const text = () => items.map((item) => (item == null ? '' : String(item))).join(',');
+    const copy = [...items];
+    Object.setPrototypeOf(copy, null);
+    Object.defineProperty(copy, Symbol.toPrimitive, { value: text });
+    return copy;
+  }
+  if (typeof value === 'object') {
+    const copy = Object.create(null) as Record<string, unknown>;
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (key === '__proto__') continue; // mustache would assign it to its lookup cache's prototype
+      const safe = toSafeView(item);
+      if (safe !== undefined) copy[key] = safe;
+    }
+    Object.defineProperty(copy, Symbol.toPrimitive, { value: () => '[object Object]' });
+    return copy;
+  }
+  return undefined;
+}
+
+function boundedCache(size: number): Mustache.TemplateCache {
+  const entries = new Map<string, string>();
+  return {
+    get: (key) => {
+      const hit = entries.get(key);
+      if (hit !== undefined) {
+        entries.delete(key);
+        entries.set(key, hit);
+      }
+      return hit;
+    },
+    set: (key, value) => {
+      entries.set(key, value);
+      if (entries.size > size) entries.delete(entries.keys().next().value!);
+    },
+    clear: () => entries.clear(),
+  };
+}
