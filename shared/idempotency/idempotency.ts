@@ -47,8 +47,8 @@ export async function withIdempotency(projectId: string, idempotencyKey: string 
     new UpdateCommand({
       TableName: tableName,
       Key: key,
-      UpdateExpression: 'SET #state = :complete, response = :response',
-      ExpressionAttributeNames: { '#state': 'state' },
+      UpdateExpression: 'SET #state = :complete, #response = :response',
+      ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
       ExpressionAttributeValues: { ':complete': 'COMPLETE', ':response': { statusCode: result.statusCode ?? 200, data: result.data } },
     }),
   );
