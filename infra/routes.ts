@@ -23,7 +23,7 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -50,6 +50,10 @@ export const routes: readonly Route[] = [
 
   { method: 'POST', path: '/v1/send', group: 'public', keys: secret, maxBodyBytes: SEND_MAX_BODY_BYTES },
   { method: 'POST', path: '/v1/verify', group: 'public', keys: secret },
+  { method: 'POST', path: '/v1/track', group: 'public', keys: ['secret', 'public'], cors: true },
+
+  { method: 'GET', path: '/events', group: 'events', keys: secret },
+  { method: 'GET', path: '/events/names', group: 'events', keys: secret },
 ];
 
 export const routeKey = (method: string, path: string) => `${method} ${path}`;

@@ -116,7 +116,7 @@ export async function countContacts(projectId: string): Promise<ContactCounts> {
   return { total: (Item?.total as number | undefined) ?? 0, subscribed: (Item?.subscribed as number | undefined) ?? 0 };
 }
 
-async function findContactIdByEmail(projectId: string, email: string): Promise<string | undefined> {
+export async function findContactIdByEmail(projectId: string, email: string): Promise<string | undefined> {
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName, Key: contactKeys.emailLookup(projectId, email), ConsistentRead: true }),
   );

@@ -1,11 +1,15 @@
+import { encodeTime } from 'ulid';
 import { projectPartition } from '../projects/keys';
 
 /**
- * Table keys of events: built here and nowhere else. Event ids are ULIDs, so every partition
- * below sorts by time.
- * | item  | PK            | SK          | GSI1 (by contact)                         | GSI2 (by name)                     |
- * |-------|---------------|-------------|-------------------------------------------|------------------------------------|
- * | event | PROJECT#<pid> | EVENT#<id>  | PROJECT#<pid>#CONTACT_EVENTS#<cid> / <id> | PROJECT#<pid>#EVENT_NAME#<name> / <id> |
+ * Table keys of events: built here and nowhere else. Event ids are ULIDs, so every event
+ * partition sorts by time and a time range is a key condition on the id.
+ * | item          | PK            | SK                   | GSI1 (by contact)                         | GSI2 (by name)                          |
+ * |---------------|---------------|----------------------|-------------------------------------------|-----------------------------------------|
+ * | event         | PROJECT#<pid> | EVENT#<id>           | PROJECT#<pid>#CONTACT_EVENTS#<cid> / <id> | PROJECT#<pid>#EVENT_NAME#<name> / <id>  |
+ * | name counter  | PROJECT#<pid> | EVENT_NAME#<name>    |                                           |                                         |
+ * | project total | PROJECT#<pid> | COUNTER#EVENTS       |                                           |                                         |
+ * | SES event seen| PROJECT#<pid> | SES_EVENT#<id>       | (expires: makes SES event replays no-ops)  |                                         |
  */
 export const eventKeys = {
   event: (projectId: string, eventId: string) => ({ PK: projectPartition(projectId), SK: `EVENT#${eventId}` }),
@@ -18,4 +22,14 @@ export const eventKeys = {
     GSI2PK: eventKeys.byNamePartition(projectId, name),
     GSI2SK: eventId,
   }),
+  nameCounter: (projectId: string, name: string) => ({ PK: projectPartition(projectId), SK: `EVENT_NAME#${name}` }),
+  nameCounterPrefix: 'EVENT_NAME#',
+  total: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'COUNTER#EVENTS' }),
+  sesEventSeen: (projectId: string, sesEventId: string) => ({ PK: projectPartition(projectId), SK: `SES_EVENT#${sesEventId}` }),
 };
+
+/** The smallest and largest event ids of a millisecond range: ULIDs start with their time. */
+export const eventIdBounds = (fromMs: number, toMs: number) => ({
+  low: `${encodeTime(fromMs, 10)}${'0'.repeat(16)}`,
+  high: `${encodeTime(toMs, 10)}${'Z'.repeat(16)}`,
+});

@@ -9,7 +9,7 @@ import { integerEnv, requiredEnv } from '../config/env';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
 import { claimEmail, finishClaimItem, releaseEmail, type EmailRecord, type EmailStatus, type SendMessage } from '../emails/emails';
-import { eventPutItem, newEvent } from '../events/events';
+import { eventWriteItems, newEvent, transactWithCounters } from '../events/events';
 import { logger } from '../observability/logger';
 import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
@@ -143,12 +143,10 @@ async function finish(email: EmailRecord, status: EmailStatus, fields: Record<st
     name: eventName,
     contactId: email.contactId,
     emailId: email.id,
-    properties: { ...properties, subject: email.subject, source: email.source },
+    data: { ...properties, subject: email.subject, source: email.source },
   });
   try {
-    await documentClient.send(
-      new TransactWriteCommand({ TransactItems: [finishClaimItem(email.projectId, email.id, status, fields), eventPutItem(email.projectId, event)] }),
-    );
+    await transactWithCounters([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });

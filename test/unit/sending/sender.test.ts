@@ -134,7 +134,7 @@ describe('sender', () => {
       ConfigurationSetName: 'mailwright-test',
     });
     const [items] = transactItems();
-    expect(items).toHaveLength(2);
+    expect(items).toHaveLength(4); // the email, the event, its name counter, the project's event total
     expect(items![0]!.Update).toEqual({
       TableName: 'mailwright-test',
       Key: emailKey,
@@ -149,7 +149,7 @@ describe('sender', () => {
         name: 'email.sent',
         contactId: 'C1',
         emailId: 'E1',
-        properties: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } },
+        data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } },
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     });
@@ -206,7 +206,7 @@ describe('sender', () => {
     expect(items![1]!.Put!.Item).toMatchObject({
       name: 'email.failed',
       emailId: 'E1',
-      properties: { reason: 'MessageRejected: Email address is not verified.', subject: 'Hello' },
+      data: { reason: 'MessageRejected: Email address is not verified.', subject: 'Hello' },
     });
     expect(releases()).toHaveLength(0);
     expect(sqs.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
@@ -239,7 +239,7 @@ describe('sender', () => {
     expect(pacerWrites()).toHaveLength(0);
     const [items] = transactItems();
     expect(items![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'SUPPRESSED' });
-    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', contactId: 'C1', emailId: 'E1', properties: { reason: 'SUPPRESSED' } });
+    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', contactId: 'C1', emailId: 'E1', data: { reason: 'SUPPRESSED' } });
   });
 
   it('suppresses marketing mail to an unsubscribed contact', async () => {
@@ -257,7 +257,7 @@ describe('sender', () => {
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     const [items] = transactItems();
     expect(items![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'UNSUBSCRIBED' });
-    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', properties: { reason: 'UNSUBSCRIBED', source: { type: 'campaign', id: 'K1' } } });
+    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', data: { reason: 'UNSUBSCRIBED', source: { type: 'campaign', id: 'K1' } } });
   });
 
   it('sends transactional mail to an unsubscribed contact', async () => {
