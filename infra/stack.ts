@@ -12,7 +12,9 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
-import { ConfigurationSet } from 'aws-cdk-lib/aws-ses';
+import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
+import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../shared/db/schema';
@@ -106,7 +108,27 @@ export class MailwrightStack extends Stack {
     const sendQueue = queuesByName.get('send')!;
 
     // ---- SES: every email goes through this configuration set ---------------------------------
-    const configurationSet = new ConfigurationSet(this, 'ConfigurationSet', { configurationSetName: 'mailwright' });
+    // A custom open/click tracking domain: `-c trackingDomain=track.example.com` (README "Events").
+    const trackingDomain = this.node.tryGetContext('trackingDomain') as string | undefined;
+    const configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
+      configurationSetName: 'mailwright',
+      ...(trackingDomain ? { customTrackingRedirectDomain: trackingDomain } : {}),
+    });
+    // SES publishes to the default bus only; publishing OPEN and CLICK switches tracking on.
+    configurationSet.addEventDestination('EventBridge', {
+      destination: EventDestination.eventBus(EventBus.fromEventBusName(this, 'DefaultBus', 'default')),
+      events: [
+        EmailSendingEvent.SEND,
+        EmailSendingEvent.DELIVERY,
+        EmailSendingEvent.BOUNCE,
+        EmailSendingEvent.COMPLAINT,
+        EmailSendingEvent.REJECT,
+        EmailSendingEvent.OPEN,
+        EmailSendingEvent.CLICK,
+        EmailSendingEvent.RENDERING_FAILURE,
+        EmailSendingEvent.DELIVERY_DELAY,
+      ],
+    });
 
     // ---- Functions ---------------------------------------------------------------------------
     const rateLimitPerMinute = positiveInteger(this.node.tryGetContext('rateLimitPerMinute'), DEFAULT_RATE_LIMIT_PER_MINUTE, 'rateLimitPerMinute');
@@ -145,6 +167,28 @@ export class MailwrightStack extends Stack {
     // The authorizer only looks the key up (GetItem): read access is enough.
     const authorizerFunction = new MailwrightFunction(this, 'AuthorizerFunction', { group: 'authorizer', logRemovalPolicy: removalPolicy });
     authorizerFunction.bindTable(table, 'read');
+
+    // ---- SES events: configuration set → default bus → rule (retries, DLQ) → ses-events ---------
+    const sesEventsFunction = new MailwrightFunction(this, 'SesEventsFunction', { group: 'ses-events', timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS), logRemovalPolicy: removalPolicy });
+    sesEventsFunction.bindTable(table);
+    const sesEventsDlq = new Queue(this, 'SesEventsDlq', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+    new Alarm(this, 'SesEventsDlqAlarm', {
+      alarmDescription: 'SES events the ses-events function could not apply after its retries',
+      metric: sesEventsDlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    new Rule(this, 'SesEventsRule', {
+      description: 'SES events of the mailwright configuration set',
+      eventPattern: {
+        source: ['aws.ses'],
+        detailType: ['Email Sent', 'Email Delivered', 'Email Bounced', 'Email Complaint Received', 'Email Rejected', 'Email Opened', 'Email Clicked', 'Email Rendering Failed', 'Email Delivery Delayed'],
+        detail: { mail: { tags: { 'ses:configuration-set': [configurationSet.configurationSetName] } } },
+      },
+      targets: [new LambdaFunction(sesEventsFunction, { deadLetterQueue: sesEventsDlq, retryAttempts: 8, maxEventAge: Duration.hours(6) })],
+    });
 
     // ---- API ---------------------------------------------------------------------------------
     const api = new RestApi(this, 'Api', {

@@ -18,6 +18,12 @@ Commands:
                                                  revoke a key at once
   disable-project --project <id>                 every key of the project gets 403
   enable-project  --project <id>
+  list-suppressed --project <id> [--json]        addresses suppressed by bounces, complaints or hand
+  unsuppress      --project <id> --email <addr>  take an address off the suppression list
+
+Local stack only (simulates what SES reports for a sent email):
+  simulate-ses-event --email-id <id> --type delivery|bounce|complaint|open|click|reject|delay
+                     [--bounce-type Permanent|Transient] [--link <url>]
 
 Target (default: the local stack started by npm start):
   --table <name>      a deployed table (or TABLE_NAME)
@@ -31,6 +37,11 @@ const { values, positionals } = parseArgs({
     project: { type: 'string' },
     kind: { type: 'string', default: 'secret' },
     key: { type: 'string' },
+    email: { type: 'string' },
+    'email-id': { type: 'string' },
+    type: { type: 'string' },
+    'bounce-type': { type: 'string' },
+    link: { type: 'string' },
     json: { type: 'boolean', default: false },
     table: { type: 'string' },
     region: { type: 'string' },
@@ -44,7 +55,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function required(name: 'name' | 'project' | 'key'): string {
+function required(name: 'name' | 'project' | 'key' | 'email' | 'email-id' | 'type'): string {
   const value = values[name];
   if (!value) fail(`--${name} is required.\n\n${usage}`);
   return value;
@@ -108,6 +119,37 @@ async function main() {
       const status = command === 'disable-project' ? 'DISABLED' : 'ACTIVE';
       await projects.setProjectStatus(projectId, status);
       print(`Project ${projectId} is ${status}.`, { projectId, status });
+      break;
+    }
+    case 'list-suppressed': {
+      const { listSuppressed } = await import('../../shared/suppression/suppression');
+      const items = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listSuppressed(required('project'), { limit: 100, cursor });
+        items.push(...page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      print(items.map((item) => `${item.email}  ${item.reason}  ${item.createdAt}`).join('\n') || 'No suppressed addresses.', items);
+      break;
+    }
+    case 'unsuppress': {
+      const { removeSuppressed } = await import('../../shared/suppression/suppression');
+      const email = required('email');
+      const removed = await removeSuppressed(required('project'), email);
+      print(removed ? `${email} is no longer suppressed.` : `${email} was not suppressed.`, { email, removed });
+      break;
+    }
+    case 'simulate-ses-event': {
+      const sesUrl = `http://127.0.0.1:${localSettings().ports.SES_PORT}`;
+      const response = await fetch(`${sesUrl}/_local/simulate`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ emailId: required('email-id'), type: required('type'), bounceType: values['bounce-type'], link: values.link }),
+      }).catch(() => fail(`No local SES at ${sesUrl}: is npm start running?`));
+      const answer = (await response.json()) as { message?: string; published?: unknown };
+      if (!response.ok) fail(answer.message ?? `The local SES answered ${response.status}`);
+      print(`Published the ${values.type} event for email ${values['email-id']}.`, answer.published);
       break;
     }
     default:

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
+import type { SesFrontOptions } from './ses';
 
 /**
  * The emulators behind the local AWS. Each starts a real server on localhost that the unchanged
@@ -82,13 +83,13 @@ export async function startSqs(port: number): Promise<Stop> {
 }
 
 /** aws-ses-v2-local on an internal port, behind the SES front (infra/local/ses.ts) on SES_PORT. */
-export async function startSes(port: number, faults: { throttleRate: number; failureRate: number }): Promise<Stop> {
+export async function startSes(port: number, options: { throttleRate: number; failureRate: number; publish: SesFrontOptions['publish'] }): Promise<Stop> {
   const module = await import('aws-ses-v2-local');
   const start = (module.default as unknown as { default?: typeof module.default }).default ?? module.default;
   const emulatorPort = await freePort();
   const emulator = await start({ host: '127.0.0.1', port: emulatorPort });
   const { startSesFront } = await import('./ses');
-  const front = await startSesFront({ port, emulatorPort, ...faults });
+  const front = await startSesFront({ port, emulatorPort, ...options });
   return async () => {
     await closeServer(front);
     await closeServer(emulator);

@@ -1,4 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { SesEvent } from '../../shared/deliverability/ses-events';
+import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './ses-events';
 
 /**
  * The local SES endpoint on SES_PORT: a front for aws-ses-v2-local (which runs on an internal
@@ -7,19 +9,29 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
  *   that fraction of calls with the error shapes SES really returns (TooManyRequestsException 429,
  *   InternalServiceErrorException 500), so retries are exercised without a branch in the sender;
  * - GET /_local/arrivals: the millisecond arrival time of every accepted SendEmail (for pacing
- *   measurements; /store has only whole seconds).
+ *   measurements; /store has only whole seconds);
+ * - event publishing: every accepted email publishes SES's Send and Delivery events (the shape
+ *   SES puts on EventBridge) to `publish`, which feeds the ses-events handler, and
+ *   POST /_local/simulate { emailId | messageId, type, bounceType?, link? } publishes a bounce,
+ *   complaint, open, click, reject or delay for an email that was sent.
  */
 export interface SesFrontOptions {
   port: number;
   emulatorPort: number;
   throttleRate: number;
   failureRate: number;
+  publish: (event: SesEvent) => Promise<void>;
 }
 
 const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
 
 export function startSesFront(options: SesFrontOptions): Promise<Server> {
   const arrivals: { at: number; messageId: string }[] = [];
+  const sent = new Map<string, SentMail>();
+
+  /** Like SES, publishing never fails the send: errors are logged. */
+  const publish = (mail: SentMail, type: SimulatedType, extra: { bounceType?: string; link?: string } = {}) =>
+    options.publish(sesEvent(mail, type, extra)).catch((error) => console.error(`Publishing the SES ${type} event failed`, error));
   const server = createServer((req, res) => {
     void handle(req, res).catch((error) => {
       console.error('Local SES front failed', error);
@@ -39,6 +51,7 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
       return;
     }
     const body = await readAll(req);
+    if (req.method === 'POST' && url.pathname === '/_local/simulate') return simulate(body, res);
     const isSend = req.method === 'POST' && url.pathname === SEND_EMAIL_PATH;
     if (isSend) {
       const roll = Math.random();
@@ -49,14 +62,50 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
     if (isSend && upstream.status === 200) {
       const { MessageId } = JSON.parse(upstream.body.toString('utf8')) as { MessageId: string };
       arrivals.push({ at: Date.now(), messageId: MessageId });
+      const mail = sentMail(MessageId, JSON.parse(body.toString('utf8')));
+      sent.set(MessageId, mail);
+      const emailId = mail.tags.mw_email?.[0];
+      if (emailId) sent.set(emailId, mail);
+      res.writeHead(upstream.status, upstream.headers).end(upstream.body);
+      await publish(mail, 'send');
+      await publish(mail, 'delivery');
+      return;
     }
     res.writeHead(upstream.status, upstream.headers).end(upstream.body);
+  }
+
+  async function simulate(body: Buffer, res: ServerResponse) {
+    let request: { emailId?: string; messageId?: string; type?: string; bounceType?: string; link?: string };
+    try {
+      request = JSON.parse(body.toString('utf8'));
+    } catch {
+      return res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Body must be JSON' }));
+    }
+    const mail = sent.get(request.emailId ?? request.messageId ?? '');
+    if (!mail) return res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'No email with that emailId or messageId was sent since the stack started' }));
+    if (!simulatedTypes.includes(request.type as SimulatedType)) {
+      return res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: `type must be one of ${simulatedTypes.join(', ')}` }));
+    }
+    const event = sesEvent(mail, request.type as SimulatedType, { bounceType: request.bounceType, link: request.link });
+    await options.publish(event);
+    res.writeHead(202, { 'Content-Type': 'application/json' }).end(JSON.stringify({ published: event }));
   }
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve(server));
   });
+}
+
+function sentMail(messageId: string, input: { FromEmailAddress?: string; Destination?: { ToAddresses?: string[] }; Content?: { Simple?: { Subject?: { Data?: string } } }; EmailTags?: { Name: string; Value: string }[] }): SentMail {
+  return {
+    messageId,
+    from: input.FromEmailAddress ?? '',
+    destination: input.Destination?.ToAddresses ?? [],
+    subject: input.Content?.Simple?.Subject?.Data ?? '',
+    tags: Object.fromEntries((input.EmailTags ?? []).map((tag) => [tag.Name, [tag.Value]])),
+    sentAt: new Date().toISOString(),
+  };
 }
 
 /** SES v2 (restJson1) errors: the type in x-amzn-ErrorType, the message in the body. */

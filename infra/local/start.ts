@@ -14,6 +14,8 @@ import { assertJava17, assertPortsFree, startDynamoDb, startS3, startSes, startS
 import { localAwsEnvironment, localSettings } from './environment';
 import type { AuthorizerHandler, ProxyHandler } from './gateway';
 import type { SqsHandler } from './pollers';
+import type { Context } from 'aws-lambda';
+import type { SesEvent } from '../../shared/deliverability/ses-events';
 
 const stops: Stop[] = [];
 let stopping = false;
@@ -33,7 +35,7 @@ async function main() {
   const started = await Promise.allSettled([
     startDynamoDb(ports.DYNAMODB_PORT, path.join(settings.dataDir, 'dynamodb')),
     startSqs(ports.SQS_PORT),
-    startSes(ports.SES_PORT, settings.sesFaults),
+    startSes(ports.SES_PORT, { ...settings.sesFaults, publish: publishSesEvent }),
     startS3(ports.S3_PORT, path.join(settings.dataDir, 's3')),
   ]);
   for (const result of started) if (result.status === 'fulfilled') stops.push(result.value);
@@ -80,6 +82,23 @@ async function main() {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * The configuration set's EventBridge destination, locally: SES events go straight into the
+ * ses-events handler (loaded on first use, after the environment is set), with the two retries
+ * Lambda gives an asynchronous invocation.
+ */
+async function publishSesEvent(event: SesEvent): Promise<void> {
+  const { handler } = (await import('../../functions/ses-events/handler')) as { handler: (event: SesEvent, context: Context) => Promise<void> };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await handler(event, { awsRequestId: event.id } as Context);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+    }
+  }
 }
 
 async function startConsumers(queueUrls: Record<string, string>) {

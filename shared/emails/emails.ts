@@ -148,3 +148,45 @@ export function fromItem(item: Record<string, unknown>): EmailRecord {
   const { PK: _pk, SK: _sk, ...record } = item;
   return record as unknown as EmailRecord;
 }
+
+/** The statuses each status may follow: status only moves forward (a late DELIVERY never overwrites BOUNCED). */
+const FORWARD_FROM: Partial<Record<EmailStatus, EmailStatus[]>> = {
+  SENT: ['QUEUED', 'SENDING'],
+  DELIVERED: ['SENDING', 'SENT'],
+  BOUNCED: ['SENDING', 'SENT', 'DELIVERED'],
+  COMPLAINED: ['SENDING', 'SENT', 'DELIVERED'],
+  FAILED: ['QUEUED', 'SENDING', 'SENT'],
+};
+
+/**
+ * Moves the email to `status` if that is forward from where it is; returns whether it moved.
+ * Replaying the same outcome, or a late one, changes nothing.
+ */
+export async function advanceStatus(projectId: string, emailId: string, status: EmailStatus, fields: Record<string, unknown> = {}): Promise<boolean> {
+  const from = FORWARD_FROM[status] ?? [];
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':status': status, ':now': new Date().toISOString() };
+  from.forEach((previous, index) => (values[`:from${index}`] = previous));
+  const sets = ['#status = :status', 'updatedAt = :now'];
+  Object.entries(fields).forEach(([name, value], index) => {
+    names[`#f${index}`] = name;
+    values[`:f${index}`] = value;
+    sets.push(`#f${index} = :f${index}`);
+  });
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: emailKeys.email(projectId, emailId),
+        UpdateExpression: `SET ${sets.join(', ')} REMOVE leaseUntil`,
+        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}

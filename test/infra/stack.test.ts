@@ -9,6 +9,11 @@ import { AUTHORIZER_CACHE_TTL_SECONDS, gatewayResponses } from '../../infra/gate
 import { dlqName, queues } from '../../infra/queues';
 
 const consumerGroups = queues.flatMap((spec) => (spec.consumer ? [spec.consumer.group] : []));
+/** Functions outside the route table and the queue specs: the authorizer and event consumers. */
+const otherFunctions = ['authorizer', 'ses-events'];
+/** Dead-letter queues outside infra/queues.ts (each with an alarm): for event-driven functions. */
+const otherDlqs = ['SesEventsDlq'];
+const functionCount = functionGroups.length + consumerGroups.length + otherFunctions.length;
 import { functionGroups, routes, type Route } from '../../infra/routes';
 import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
 import { tableSchema } from '../../shared/db/schema';
@@ -154,13 +159,13 @@ describe('MailwrightStack (default: data retained)', () => {
   });
 
   test('queue and alarm counts match infra/queues.ts (send has maxReceiveCount 30)', () => {
-    template.resourceCountIs('AWS::SQS::Queue', queues.length * 2);
-    template.resourceCountIs('AWS::CloudWatch::Alarm', queues.length);
+    template.resourceCountIs('AWS::SQS::Queue', queues.length * 2 + otherDlqs.length);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', queues.length + otherDlqs.length);
     expect(queues.find((spec) => spec.name === 'send')?.maxReceiveCount).toBe(30);
   });
 
   test('one nodejs22.x arm64 function per group plus the authorizer, with the shared settings', () => {
-    template.resourceCountIs('AWS::Lambda::Function', functionGroups.length + consumerGroups.length + 1);
+    template.resourceCountIs('AWS::Lambda::Function', functionCount);
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
       expect(fn.Properties).toMatchObject({
         Runtime: 'nodejs22.x',
@@ -176,7 +181,7 @@ describe('MailwrightStack (default: data retained)', () => {
       expect(fn.Properties.Environment.Variables.RATE_LIMIT_PER_MINUTE).toBe('1000');
     }
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    template.resourceCountIs('AWS::Logs::LogGroup', functionGroups.length + consumerGroups.length + 1);
+    template.resourceCountIs('AWS::Logs::LogGroup', functionCount);
   });
 
   test('group functions may read and write the table; the authorizer may only read it', () => {
@@ -200,7 +205,7 @@ describe('MailwrightStack (default: data retained)', () => {
 
   test('least privilege: no IAM policy allows a wildcard action, and no account-wide API Gateway role', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
-    expect(policies).toHaveLength(functionGroups.length + consumerGroups.length + 1);
+    expect(policies).toHaveLength(functionCount);
     for (const policy of policies) {
       for (const statement of policy.Properties.PolicyDocument.Statement) {
         for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
@@ -235,6 +240,33 @@ describe('MailwrightStack (default: data retained)', () => {
     expect(resources).toContain(':configuration-set/');
     expect(resources).toContain(':identity/*');
     expect(ses[0].Resource).toHaveLength(2);
+  });
+
+  test('SES events: the configuration set publishes every outcome to the default bus, and a rule with retries and a DLQ feeds ses-events', () => {
+    const configurationSetId = logicalIdAt(template, 'AWS::SES::ConfigurationSet', 'ConfigurationSet');
+    template.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      ConfigurationSetName: { Ref: configurationSetId },
+      EventDestination: Match.objectLike({
+        Enabled: true,
+        MatchingEventTypes: Match.arrayWith(['send', 'delivery', 'bounce', 'complaint', 'reject', 'open', 'click', 'renderingFailure', 'deliveryDelay']),
+        EventBridgeDestination: { EventBusArn: Match.anyValue() },
+      }),
+    });
+    const sesEventsId = logicalIdAt(template, 'AWS::Lambda::Function', 'SesEventsFunction');
+    const dlqId = logicalIdAt(template, 'AWS::SQS::Queue', 'SesEventsDlq');
+    const [, rule] = only(template, 'AWS::Events::Rule');
+    expect(rule.Properties.EventPattern).toEqual({
+      source: ['aws.ses'],
+      'detail-type': expect.arrayContaining(['Email Delivered', 'Email Bounced', 'Email Complaint Received', 'Email Opened', 'Email Clicked']),
+      detail: { mail: { tags: { 'ses:configuration-set': [{ Ref: configurationSetId }] } } },
+    });
+    expect(rule.Properties.Targets).toEqual([
+      expect.objectContaining({
+        Arn: { 'Fn::GetAtt': [sesEventsId, 'Arn'] },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
+        RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 6 * 3600 },
+      }),
+    ]);
   });
 
   test('the public function may queue sends and store attachments', () => {

@@ -1,0 +1,30 @@
+import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../aws/clients';
+import { tableName } from '../db/table';
+import type { EmailRecord } from '../emails/emails';
+import { statsKeys } from './keys';
+
+/** What is counted per source. Opens and clicks count every open and click. */
+export const statsMetrics = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'rejected', 'failed', 'delayed'] as const;
+export type StatsMetric = (typeof statsMetrics)[number];
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** The counter increment for an email's source, to join the transaction that records the event. */
+export function statsIncrementItem(email: Pick<EmailRecord, 'projectId' | 'source'>, metric: StatsMetric): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: statsKeys.source(email.projectId, email.source.type, email.source.id),
+      UpdateExpression: 'ADD #metric :one',
+      ExpressionAttributeNames: { '#metric': metric },
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
+}
+
+/** O(1): one GetItem of the source's counters. */
+export async function getStats(projectId: string, type: EmailRecord['source']['type'], sourceId?: string): Promise<Record<StatsMetric, number>> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, type, sourceId) }));
+  return Object.fromEntries(statsMetrics.map((metric) => [metric, (Item?.[metric] as number | undefined) ?? 0])) as Record<StatsMetric, number>;
+}
