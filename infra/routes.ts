@@ -23,7 +23,7 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'domains'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -52,8 +52,20 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v1/verify', group: 'public', keys: secret },
   { method: 'POST', path: '/v1/track', group: 'public', keys: ['secret', 'public'], cors: true },
 
+  { method: 'POST', path: '/domains', group: 'domains', keys: secret },
+  { method: 'GET', path: '/domains', group: 'domains', keys: secret },
+  { method: 'GET', path: '/domains/{id}', group: 'domains', keys: secret },
+  { method: 'DELETE', path: '/domains/{id}', group: 'domains', keys: secret },
+
   { method: 'GET', path: '/events', group: 'events', keys: secret },
   { method: 'GET', path: '/events/names', group: 'events', keys: secret },
+
+  { method: 'POST', path: '/segments', group: 'segments', keys: secret },
+  { method: 'GET', path: '/segments', group: 'segments', keys: secret },
+  { method: 'GET', path: '/segments/{id}', group: 'segments', keys: secret },
+  { method: 'PATCH', path: '/segments/{id}', group: 'segments', keys: secret },
+  { method: 'DELETE', path: '/segments/{id}', group: 'segments', keys: secret },
+  { method: 'GET', path: '/segments/{id}/contacts', group: 'segments', keys: secret },
 ];
 
 export const routeKey = (method: string, path: string) => `${method} ${path}`;

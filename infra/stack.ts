@@ -19,6 +19,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../shared/db/schema';
 import { MailwrightFunction } from './constructs/mailwright-function';
+import { addStreamConsumers } from './constructs/stream-consumers';
 import {
   AUTHORIZER_CACHE_TTL_SECONDS,
   gatewayResponseHeaders,
@@ -137,6 +138,8 @@ export class MailwrightStack extends Stack {
     for (const group of functionGroups) {
       const fn = new MailwrightFunction(this, `${pascal(group)}Function`, {
         group,
+        // On-demand segment evaluation reads whole audiences: up to API Gateway's 29 s, more memory (README "Segments").
+        ...(group === 'segments' ? { timeout: Duration.seconds(29), memorySize: 1024 } : {}),
         logRemovalPolicy: removalPolicy,
         environment: { RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
       });
@@ -144,6 +147,7 @@ export class MailwrightStack extends Stack {
       functions.set(group, fn);
     }
     functions.get('public')!.bindQueue(sendQueue, 'SEND_QUEUE_URL').bindBucket(payloadBucket);
+    functions.get('domains')!.bindSesIdentities();
 
     // ---- Queue consumers: partial batch failures, bounded concurrency ----------------------------
     for (const spec of queues) {
@@ -167,6 +171,9 @@ export class MailwrightStack extends Stack {
     // The authorizer only looks the key up (GetItem): read access is enough.
     const authorizerFunction = new MailwrightFunction(this, 'AuthorizerFunction', { group: 'authorizer', logRemovalPolicy: removalPolicy });
     authorizerFunction.bindTable(table, 'read');
+
+    // ---- Table stream consumers (infra/streams.ts): segment membership ---------------------------
+    addStreamConsumers(this, table, { timeoutSeconds: CONSUMER_TIMEOUT_SECONDS, logRemovalPolicy: removalPolicy });
 
     // ---- SES events: configuration set → default bus → rule (retries, DLQ) → ses-events ---------
     const sesEventsFunction = new MailwrightFunction(this, 'SesEventsFunction', { group: 'ses-events', timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS), logRemovalPolicy: removalPolicy });

@@ -21,7 +21,9 @@ Commands:
   list-suppressed --project <id> [--json]        addresses suppressed by bounces, complaints or hand
   unsuppress      --project <id> --email <addr>  take an address off the suppression list
 
-Local stack only (simulates what SES reports for a sent email):
+Local stack only:
+  verify-domain --domain <name>                  mark a domain's SES identity verified now
+                                                 (otherwise after LOCAL_DOMAIN_VERIFY_SECONDS)
   simulate-ses-event --email-id <id> --type delivery|bounce|complaint|open|click|reject|delay
                      [--bounce-type Permanent|Transient] [--link <url>]
 
@@ -39,6 +41,7 @@ const { values, positionals } = parseArgs({
     key: { type: 'string' },
     email: { type: 'string' },
     'email-id': { type: 'string' },
+    domain: { type: 'string' },
     type: { type: 'string' },
     'bounce-type': { type: 'string' },
     link: { type: 'string' },
@@ -55,7 +58,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function required(name: 'name' | 'project' | 'key' | 'email' | 'email-id' | 'type'): string {
+function required(name: 'name' | 'project' | 'key' | 'email' | 'email-id' | 'type' | 'domain'): string {
   const value = values[name];
   if (!value) fail(`--${name} is required.\n\n${usage}`);
   return value;
@@ -138,6 +141,14 @@ async function main() {
       const email = required('email');
       const removed = await removeSuppressed(required('project'), email);
       print(removed ? `${email} is no longer suppressed.` : `${email} was not suppressed.`, { email, removed });
+      break;
+    }
+    case 'verify-domain': {
+      const domain = required('domain').toLowerCase();
+      const sesUrl = `http://127.0.0.1:${localSettings().ports.SES_PORT}`;
+      const response = await fetch(`${sesUrl}/_local/identities/${encodeURIComponent(domain)}/verify`, { method: 'POST' }).catch(() => fail(`No local SES at ${sesUrl}: is npm start running?`));
+      if (!response.ok) fail(`The local SES has no identity ${domain}: add it with POST /domains first.`);
+      print(`${domain} is verified in the local SES; GET /domains shows it VERIFIED.`, { domain, verified: true });
       break;
     }
     case 'simulate-ses-event': {

@@ -97,6 +97,20 @@ export class MailwrightFunction extends NodejsFunction {
   }
 
   /**
+   * Create, read and delete SES email identities (sender domains). Identity names are chosen by
+   * users at run time, so the narrowest resource SES allows is this account's identity/*.
+   */
+  bindSesIdentities(): this {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:CreateEmailIdentity', 'ses:GetEmailIdentity', 'ses:DeleteEmailIdentity'],
+        resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
+      }),
+    );
+    return this;
+  }
+
+  /**
    * Get, put and delete objects in the payload bucket; sets PAYLOAD_BUCKET. Named actions instead
    * of grantReadWrite, whose s3:GetObject* / s3:DeleteObject* / s3:List* are wider than needed.
    */

@@ -83,7 +83,7 @@ export async function startSqs(port: number): Promise<Stop> {
 }
 
 /** aws-ses-v2-local on an internal port, behind the SES front (infra/local/ses.ts) on SES_PORT. */
-export async function startSes(port: number, options: { throttleRate: number; failureRate: number; publish: SesFrontOptions['publish'] }): Promise<Stop> {
+export async function startSes(port: number, options: Omit<SesFrontOptions, 'port' | 'emulatorPort'>): Promise<Stop> {
   const module = await import('aws-ses-v2-local');
   const start = (module.default as unknown as { default?: typeof module.default }).default ?? module.default;
   const emulatorPort = await freePort();

@@ -13,6 +13,16 @@ function port(name: string, fallback: number): number {
   return value;
 }
 
+function nonNegative(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!(value >= 0)) {
+    console.error(`${name} must be a number of seconds (0 or more), got "${raw}".`);
+    process.exit(1);
+  }
+  return value;
+}
+
 function fraction(name: string): number {
   const raw = process.env[name];
   const value = raw === undefined || raw === '' ? 0 : Number(raw);
@@ -36,6 +46,7 @@ export function localSettings() {
     tableName: 'mailwright',
     bucketName: 'mailwright-payloads',
     sesFaults: { throttleRate: fraction('LOCAL_SES_THROTTLE_RATE'), failureRate: fraction('LOCAL_SES_FAILURE_RATE') },
+    domainVerifySeconds: nonNegative('LOCAL_DOMAIN_VERIFY_SECONDS', 5),
     senderDomain: (process.env.LOCAL_SENDER_DOMAIN || 'example.com').toLowerCase(),
   };
 }
@@ -52,6 +63,8 @@ export function localAwsEnvironment(settings: LocalSettings): Record<string, str
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
+    // DynamoDB Local serves its streams API on the same port.
+    AWS_ENDPOINT_URL_DYNAMODB_STREAMS: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
     AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${ports.SQS_PORT}`,
     AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${ports.SES_PORT}`,
     AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${ports.S3_PORT}`,

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { SesEvent } from '../../shared/deliverability/ses-events';
 import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './ses-events';
@@ -13,7 +15,11 @@ import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './s
  * - event publishing: every accepted email publishes SES's Send and Delivery events (the shape
  *   SES puts on EventBridge) to `publish`, which feeds the ses-events handler, and
  *   POST /_local/simulate { emailId | messageId, type, bounceType?, link? } publishes a bounce,
- *   complaint, open, click, reject or delay for an email that was sent.
+ *   complaint, open, click, reject or delay for an email that was sent;
+ * - email identities (CreateEmailIdentity, GetEmailIdentity, DeleteEmailIdentity) with Easy DKIM
+ *   tokens; a domain verifies `verifySeconds` after creation (LOCAL_DOMAIN_VERIFY_SECONDS), or at
+ *   once on POST /_local/identities/<domain>/verify (the admin CLI's verify-domain). Identities are
+ *   kept in `identitiesFile` across restarts.
  */
 export interface SesFrontOptions {
   port: number;
@@ -21,13 +27,25 @@ export interface SesFrontOptions {
   throttleRate: number;
   failureRate: number;
   publish: (event: SesEvent) => Promise<void>;
+  verifySeconds: number;
+  identitiesFile: string;
 }
+
+interface LocalIdentity {
+  tokens: string[];
+  createdAt: number;
+  verified: boolean;
+}
+
+const IDENTITIES_PATH = '/v2/email/identities';
 
 const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
 
 export function startSesFront(options: SesFrontOptions): Promise<Server> {
   const arrivals: { at: number; messageId: string }[] = [];
   const sent = new Map<string, SentMail>();
+  const identities = new Map<string, LocalIdentity>(existsSync(options.identitiesFile) ? Object.entries(JSON.parse(readFileSync(options.identitiesFile, 'utf8'))) : []);
+  const saveIdentities = () => writeFileSync(options.identitiesFile, JSON.stringify(Object.fromEntries(identities), null, 2));
 
   /** Like SES, publishing never fails the send: errors are logged. */
   const publish = (mail: SentMail, type: SimulatedType, extra: { bounceType?: string; link?: string } = {}) =>
@@ -52,6 +70,15 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
     }
     const body = await readAll(req);
     if (req.method === 'POST' && url.pathname === '/_local/simulate') return simulate(body, res);
+    if (url.pathname.startsWith(IDENTITIES_PATH)) return identity(req.method ?? 'GET', decodeURIComponent(url.pathname.slice(IDENTITIES_PATH.length + 1)), body, res);
+    const verify = /^\/_local\/identities\/([^/]+)\/verify$/.exec(url.pathname);
+    if (req.method === 'POST' && verify) {
+      const found = identities.get(decodeURIComponent(verify[1]!).toLowerCase());
+      if (!found) return res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'No such identity' }));
+      found.verified = true;
+      saveIdentities();
+      return res.writeHead(204).end();
+    }
     const isSend = req.method === 'POST' && url.pathname === SEND_EMAIL_PATH;
     if (isSend) {
       const roll = Math.random();
@@ -72,6 +99,38 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
       return;
     }
     res.writeHead(upstream.status, upstream.headers).end(upstream.body);
+  }
+
+  function identity(method: string, name: string, body: Buffer, res: ServerResponse) {
+    const json = (status: number, value: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
+    if (method === 'POST' && name === '') {
+      const identityName = String((JSON.parse(body.toString('utf8') || '{}') as { EmailIdentity?: string }).EmailIdentity ?? '').toLowerCase();
+      if (!identityName) return sesError(res, 400, 'BadRequestException', 'EmailIdentity is required');
+      if (identities.has(identityName)) return sesError(res, 400, 'AlreadyExistsException', `Email identity ${identityName} already exist.`);
+      const created = { tokens: [0, 1, 2].map(() => randomBytes(16).toString('hex')), createdAt: Date.now(), verified: false };
+      identities.set(identityName, created);
+      saveIdentities();
+      return json(200, describe(identityName, created));
+    }
+    const found = identities.get(name.toLowerCase());
+    if (!found) return sesError(res, 404, 'NotFoundException', `Email identity ${name} does not exist.`);
+    if (method === 'GET') return json(200, describe(name, found));
+    if (method === 'DELETE') {
+      identities.delete(name.toLowerCase());
+      saveIdentities();
+      return json(200, {});
+    }
+    return sesError(res, 400, 'BadRequestException', 'Unsupported identity operation');
+  }
+
+  function describe(name: string, found: LocalIdentity) {
+    const verified = found.verified || Date.now() - found.createdAt >= options.verifySeconds * 1000;
+    return {
+      IdentityType: name.includes('@') ? 'EMAIL_ADDRESS' : 'DOMAIN',
+      VerifiedForSendingStatus: verified,
+      VerificationStatus: verified ? 'SUCCESS' : 'PENDING',
+      DkimAttributes: { SigningEnabled: true, Status: verified ? 'SUCCESS' : 'PENDING', Tokens: found.tokens, SigningAttributesOrigin: 'AWS_SES' },
+    };
   }
 
   async function simulate(body: Buffer, res: ServerResponse) {

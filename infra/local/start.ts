@@ -35,7 +35,12 @@ async function main() {
   const started = await Promise.allSettled([
     startDynamoDb(ports.DYNAMODB_PORT, path.join(settings.dataDir, 'dynamodb')),
     startSqs(ports.SQS_PORT),
-    startSes(ports.SES_PORT, { ...settings.sesFaults, publish: publishSesEvent }),
+    startSes(ports.SES_PORT, {
+      ...settings.sesFaults,
+      publish: publishSesEvent,
+      verifySeconds: settings.domainVerifySeconds,
+      identitiesFile: path.join(settings.dataDir, 'ses-identities.json'),
+    }),
     startS3(ports.S3_PORT, path.join(settings.dataDir, 's3')),
   ]);
   for (const result of started) if (result.status === 'fulfilled') stops.push(result.value);
@@ -64,6 +69,7 @@ async function main() {
   stops.push(() => new Promise((resolve) => { gateway.closeAllConnections(); gateway.close(() => resolve()); }));
 
   await startConsumers(queueUrls);
+  await startStreamConsumers(settings.tableName);
 
   const api = `http://localhost:${ports.PORT}`;
   console.log(
@@ -98,6 +104,16 @@ async function publishSesEvent(event: SesEvent): Promise<void> {
       if (attempt === 3) throw error;
       await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
     }
+  }
+}
+
+/** The table stream's consumers (infra/streams.ts), fed like Lambda's DynamoDB event source mapping. */
+async function startStreamConsumers(tableName: string) {
+  const { startStreamPoller } = await import('./streams');
+  const { streamConsumers } = await import('../streams');
+  for (const spec of streamConsumers) {
+    const module = (await import(`../../functions/${spec.group}/handler.ts`)) as { handler: import('./streams').StreamHandler };
+    stops.push(await startStreamPoller({ tableName, spec, handler: module.handler }));
   }
 }
 

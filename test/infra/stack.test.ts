@@ -7,12 +7,13 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MailwrightFunction } from '../../infra/constructs/mailwright-function';
 import { AUTHORIZER_CACHE_TTL_SECONDS, gatewayResponses } from '../../infra/gateway-responses';
 import { dlqName, queues } from '../../infra/queues';
+import { streamConsumers } from '../../infra/streams';
 
 const consumerGroups = queues.flatMap((spec) => (spec.consumer ? [spec.consumer.group] : []));
 /** Functions outside the route table and the queue specs: the authorizer and event consumers. */
-const otherFunctions = ['authorizer', 'ses-events'];
+const otherFunctions = ['authorizer', 'ses-events', ...streamConsumers.map((spec) => spec.group)];
 /** Dead-letter queues outside infra/queues.ts (each with an alarm): for event-driven functions. */
-const otherDlqs = ['SesEventsDlq'];
+const otherDlqs = ['SesEventsDlq', ...streamConsumers.map((spec) => `${spec.group}-stream-dlq`)];
 const functionCount = functionGroups.length + consumerGroups.length + otherFunctions.length;
 import { functionGroups, routes, type Route } from '../../infra/routes';
 import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
@@ -267,6 +268,14 @@ describe('MailwrightStack (default: data retained)', () => {
         RetryPolicy: { MaximumRetryAttempts: 8, MaximumEventAgeInSeconds: 6 * 3600 },
       }),
     ]);
+  });
+
+  test('the domains function may manage SES identities of this account, and nothing else in SES', () => {
+    const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': 'Mailwright/DomainsFunction/ServiceRole/DefaultPolicy/Resource' } });
+    const ses = policy.Properties.PolicyDocument.Statement.filter((statement: { Action: unknown }) => JSON.stringify(statement.Action).includes('ses:'));
+    expect(ses).toHaveLength(1);
+    expect(ses[0].Action).toEqual(['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity']);
+    expect(JSON.stringify(ses[0].Resource)).toContain(':identity/*');
   });
 
   test('the public function may queue sends and store attachments', () => {

@@ -16,7 +16,7 @@ describe('sending under SES throttling and failures', () => {
 
   afterAll(async () => {
     if (faulty) await stopLocalStack(faulty);
-  });
+  }, 30_000);
 
   it('delivers 1,000 emails exactly once and leaves the DLQ empty', async () => {
     const recipients = Array.from({ length: 1000 }, (_, i) => `fault${i}@example.com`);
