@@ -1,5 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
+import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { countContacts, toContact, type Contact } from './contacts';
@@ -91,8 +92,8 @@ function planQuery(projectId: string, { subscribed, search }: ListContactsQuery)
   const partition = contactKeys.contact(projectId, '').PK;
   return {
     input: {
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': partition, ':prefix': contactKeys.contactPrefix },
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+      ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(contactKeys.contactPrefix) },
       ScanIndexForward: false,
     },
     partitionKey: { PK: partition },

@@ -8,7 +8,7 @@ import { projectPartition } from '../projects/keys';
  * | template  | PROJECT#<pid>  | TEMPLATE#<ulid>     |
  * | counter   | PROJECT#<pid>  | COUNTER#TEMPLATES   |
  *
- * Ids are ULIDs, so a Query on `begins_with(SK, 'TEMPLATE#')` with ScanIndexForward false lists
+ * Ids are ULIDs, so a Query on the `TEMPLATE#` prefix (as a BETWEEN range) with ScanIndexForward false lists
  * the project's templates newest first; no index is needed.
  */
 export const templateKeys = {

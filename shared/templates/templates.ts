@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
+import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { conflict, notFound } from '../http/errors';
@@ -84,9 +85,9 @@ export async function listTemplates(projectId: string, query: ListTemplatesQuery
     documentClient.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
         ...filter,
-        ExpressionAttributeValues: { ':pk': partition, ':prefix': templateKeys.templatePrefix, ...filter.ExpressionAttributeValues },
+        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(templateKeys.templatePrefix), ...filter.ExpressionAttributeValues },
         ScanIndexForward: false,
         Limit: query.limit + 1,
         ExclusiveStartKey: startKey,

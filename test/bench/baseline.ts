@@ -9,8 +9,12 @@ import { format, heading, type Baseline } from './report';
  * at the bench's concurrency. Every throughput figure is read against it, which takes the machine
  * (and the emulator) out of the comparison.
  */
-export async function measureRawPutItem(stack: LocalStack, options: { concurrency: number; seconds: number; warmupSeconds: number }): Promise<Baseline> {
-  heading(`Baseline: raw DynamoDB Local PutItem, concurrency ${options.concurrency}`);
+export async function measureRawPutItem(
+  stack: LocalStack,
+  options: { concurrency: number; seconds: number; warmupSeconds: number },
+  label = 'Baseline',
+): Promise<Baseline> {
+  heading(`${label}: raw DynamoDB Local PutItem, concurrency ${options.concurrency}`);
   const client = benchDocumentClient(stack);
   const runId = Date.now().toString(36);
   const result = await closedLoop({

@@ -33,6 +33,13 @@ function headers(request: ApiRequest): Record<string, string> {
   };
 }
 
+/** $context.requestTime is in Common Log Format: 22/Nov/2026:17:00:00 +0000. */
+function requestTime(date: Date): string {
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
+}
+
 function requestContext(request: ApiRequest, requestId: string) {
   const now = new Date();
   return {
@@ -45,7 +52,7 @@ function requestContext(request: ApiRequest, requestId: string) {
     path: `/${STAGE}${request.path ?? request.resource}`,
     protocol: 'HTTP/1.1',
     requestId,
-    requestTime: now.toUTCString(),
+    requestTime: requestTime(now),
     requestTimeEpoch: now.getTime(),
     resourceId: request.resource,
     resourcePath: request.resource,

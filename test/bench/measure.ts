@@ -10,7 +10,10 @@ export function percentile(samples: readonly number[], p: number): number {
 
 export interface ClosedLoopResult {
   perSecond: number;
+  /** Calls completed inside the timed window. */
   completed: number;
+  /** Calls that succeeded over the whole run, warm-up included. */
+  succeeded: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -33,6 +36,7 @@ export async function closedLoop(options: {
   const measureUntil = measureFrom + options.seconds * 1000;
   const latencies: number[] = [];
   let sequence = 0;
+  let succeeded = 0;
   let errors = 0;
   let firstError: unknown;
 
@@ -46,6 +50,7 @@ export async function closedLoop(options: {
         firstError ??= error;
         continue;
       }
+      succeeded++;
       const ended = performance.now();
       if (started >= measureFrom && ended <= measureUntil) latencies.push(ended - started);
     }
@@ -55,6 +60,7 @@ export async function closedLoop(options: {
   return {
     perSecond: latencies.length / options.seconds,
     completed: latencies.length,
+    succeeded,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     errors,

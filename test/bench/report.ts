@@ -41,8 +41,17 @@ export interface SectionReport {
   verdicts: Verdict[];
 }
 
+/** Before the baseline: the stack is up but nothing is measured yet. */
+export type PrepareContext = Omit<BenchContext, 'baseline'>;
+
 export interface Section {
   title: string;
+  /**
+   * Untimed setup (projects, seeded data), run for every section before the baseline. Seeding is
+   * heavy DynamoDB Local work, so it also warms the emulator's JVM, which otherwise runs its first
+   * minute measurably slower and would skew whichever figure came first.
+   */
+  prepare?(context: PrepareContext): Promise<void>;
   run(context: BenchContext): Promise<SectionReport>;
 }
 

@@ -182,8 +182,8 @@ describe('listTemplates', () => {
     const [first, second] = ddb.commandCalls(QueryCommand).map((call) => call.args[0].input);
     expect(first).toEqual({
       TableName: 'mailwright-test',
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': 'PROJECT#P1', ':prefix': 'TEMPLATE#' },
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+      ExpressionAttributeValues: { ':pk': 'PROJECT#P1', ':prefixLow': 'TEMPLATE#', ':prefixHigh': 'TEMPLATE#\uffff' },
       ScanIndexForward: false,
       Limit: 3,
       ExclusiveStartKey: undefined,
@@ -201,10 +201,10 @@ describe('listTemplates', () => {
     expect(page).toEqual({ items: [record], nextCursor: null, hasMore: false, total: 4 });
     expect(ddb.commandCalls(QueryCommand)[0]!.args[0].input).toEqual({
       TableName: 'mailwright-test',
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
       FilterExpression: '#type = :type',
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':pk': 'PROJECT#P1', ':prefix': 'TEMPLATE#', ':type': 'TRANSACTIONAL' },
+      ExpressionAttributeValues: { ':pk': 'PROJECT#P1', ':prefixLow': 'TEMPLATE#', ':prefixHigh': 'TEMPLATE#\uffff', ':type': 'TRANSACTIONAL' },
       ScanIndexForward: false,
       Limit: 21,
       ExclusiveStartKey: undefined,
