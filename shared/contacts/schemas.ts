@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { pageQueryEntries } from '../http/pagination';
 import { validationFailed, type FieldError } from '../http/errors';
 
 /** The limits on contact data, documented in the README ("Contacts"). */
@@ -42,17 +43,7 @@ export const patchContactSchema = v.object({
 });
 
 export const listContactsQuerySchema = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, 'limit must be an integer from 1 to 100'),
-      v.transform(Number),
-      v.minValue(1, 'limit must be an integer from 1 to 100'),
-      v.maxValue(100, 'limit must be an integer from 1 to 100'),
-    ),
-    '20',
-  ),
-  cursor: v.optional(v.pipe(v.string(), v.nonEmpty('cursor must not be empty'))),
+  ...pageQueryEntries,
   subscribed: v.optional(v.pipe(v.picklist(['true', 'false'], 'subscribed must be true or false'), v.transform((s) => s === 'true'))),
   search: v.optional(
     v.pipe(v.string(), v.trim(), v.toLowerCase(), v.minLength(1, 'search must not be empty'), v.maxLength(254, 'search must be at most 254 characters')),

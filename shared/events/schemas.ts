@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { pageQueryEntries } from '../http/pagination';
 import { emailSchema } from '../contacts/schemas';
 
 /**
@@ -31,11 +32,7 @@ const isoDateTime = (field: string) =>
   );
 
 export const listEventsQuerySchema = v.object({
-  limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit must be an integer from 1 to 100'), v.transform(Number), v.minValue(1, 'limit must be an integer from 1 to 100'), v.maxValue(100, 'limit must be an integer from 1 to 100')),
-    '20',
-  ),
-  cursor: v.optional(v.pipe(v.string(), v.nonEmpty('cursor must not be empty'))),
+  ...pageQueryEntries,
   contactId: v.optional(v.pipe(v.string(), v.regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'contactId must be a contact id'))),
   email: v.optional(emailSchema),
   name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))),

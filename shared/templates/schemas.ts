@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { pageQueryEntries } from '../http/pagination';
 import { emailSchema } from '../contacts/schemas';
 
 /** The limits on templates, documented in the README ("Templates"). */
@@ -82,17 +83,7 @@ export const patchTemplateSchema = v.pipe(
 );
 
 export const listTemplatesQuerySchema = v.object({
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, 'limit must be an integer from 1 to 100'),
-      v.transform(Number),
-      v.minValue(1, 'limit must be an integer from 1 to 100'),
-      v.maxValue(100, 'limit must be an integer from 1 to 100'),
-    ),
-    '20',
-  ),
-  cursor: v.optional(v.pipe(v.string(), v.nonEmpty('cursor must not be empty'))),
+  ...pageQueryEntries,
   type: v.optional(typeSchema),
 });
 
