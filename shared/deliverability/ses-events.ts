@@ -2,7 +2,8 @@ import type { EventBridgeEvent } from 'aws-lambda';
 import { patchContact } from '../contacts/contacts';
 import { tableName } from '../db/table';
 import { advanceStatus, getEmail, type EmailRecord, type EmailStatus } from '../emails/emails';
-import { eventWriteItems, newEvent, transactWithCounters } from '../events/events';
+import { transactWrite } from '../db/transactions';
+import { eventWriteItems, newEvent } from '../events/events';
 import { eventKeys } from '../events/keys';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
@@ -104,7 +105,7 @@ export async function applySesEvent(event: SesEvent): Promise<void> {
 
   const contactEvent = newEvent({ name: outcome.name, contactId: email.contactId, emailId: email.id, data: withoutUndefined({ ...outcome.data, source: email.source }) }, new Date(outcome.at));
   try {
-    await transactWithCounters([
+    await transactWrite([
       {
         Put: {
           TableName: tableName,

@@ -1,7 +1,6 @@
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { transactWrite, type TransactItem } from '../db/transactions';
 import { eventKeys } from './keys';
 
 /** An event on a contact: custom (POST /v1/track) or from the service (`email.sent`…). */
@@ -14,8 +13,6 @@ export interface ContactEvent {
   data: Record<string, unknown>;
   createdAt: string;
 }
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export function newEvent(fields: Omit<ContactEvent, 'id' | 'createdAt'>, at = new Date()): ContactEvent {
   return { id: ulid(at.getTime()), createdAt: at.toISOString(), ...fields };
@@ -64,28 +61,9 @@ export function eventWriteItems(projectId: string, event: ContactEvent): Transac
   ];
 }
 
-/**
- * Runs a transaction that touches hot counter items, retrying with jitter when DynamoDB cancels
- * it for a conflict with a concurrent transaction on the same items. Other cancellations (a
- * failed condition) are rethrown for the caller to read.
- */
-export async function transactWithCounters(items: TransactItem[], attempts = 6): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
-      return;
-    } catch (error) {
-      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      const conflictOnly = reasons.some((reason) => reason.Code === 'TransactionConflict') && !reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (!conflictOnly || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
-    }
-  }
-}
-
 /** Records events on their own (not tied to another write). */
 export async function recordEvents(projectId: string, events: ContactEvent[]): Promise<void> {
-  for (const event of events) await transactWithCounters(eventWriteItems(projectId, event));
+  for (const event of events) await transactWrite(eventWriteItems(projectId, event));
 }
 
 export function toEvent(item: Record<string, unknown>): ContactEvent {

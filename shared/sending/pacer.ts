@@ -19,10 +19,16 @@ import { sendingKeys } from './keys';
  *
  * Read-free optimistic concurrency: the write is conditioned on the tat this instance last saw
  * (kept in module memory); on a lost race ReturnValuesOnConditionCheckFailure hands back the
- * current tat, and the next attempt usually succeeds. Cost: one write per send when uncontended.
+ * current tat, and the next attempt usually succeeds.
+ *
+ * Reservations are batched: the records of a batch ask concurrently, and whoever is waiting when
+ * a write goes out is served by it — one write reserves a run of consecutive slots. A single slot
+ * per write would cap every instance together at one send per DynamoDB round trip on this item.
  */
 export const SAFETY = 0.97;
 const MAX_ATTEMPTS = 50;
+/** Slots one write may reserve: a Lambda batch's worth. */
+const MAX_SLOTS_PER_WRITE = 10;
 
 /** Milliseconds between slots for this rate. */
 export const slotIntervalMs = (ratePerSecond: number) => 1000 / (ratePerSecond * SAFETY);
@@ -49,25 +55,50 @@ export function pacerUpdateInput(expected: number | undefined, next: number): Up
 }
 
 let lastSeenTat: number | undefined;
-/** Reservations of one instance go one at a time (records of a batch run concurrently), so they
- * do not lose races against each other; only the sleeps overlap. */
-let reserving: Promise<unknown> = Promise.resolve();
+
+interface Waiter {
+  resolve: (slot: number) => void;
+  reject: (error: unknown) => void;
+}
+/** Callers of this instance waiting for a slot; one drain loop serves them, a run of slots per write. */
+const waiting: Waiter[] = [];
+let draining = false;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves at this caller's send slot. Throws only if DynamoDB fails or contention never ends. */
 export async function acquireSendSlot(ratePerSecond: number, clock: () => number = Date.now): Promise<void> {
-  const reservation = reserving.then(() => reserveSlot(slotIntervalMs(ratePerSecond), clock));
-  reserving = reservation.catch(() => undefined);
-  const slot = await reservation;
+  const slot = await new Promise<number>((resolve, reject) => {
+    waiting.push({ resolve, reject });
+    void drain(slotIntervalMs(ratePerSecond), clock);
+  });
   const wait = slot - clock();
   if (wait > 0) await sleep(wait);
 }
 
-async function reserveSlot(interval: number, clock: () => number): Promise<number> {
+async function drain(interval: number, clock: () => number): Promise<void> {
+  if (draining) return;
+  draining = true;
+  try {
+    while (waiting.length > 0) {
+      const group = waiting.splice(0, MAX_SLOTS_PER_WRITE);
+      try {
+        const first = await reserveSlots(group.length, interval, clock);
+        group.forEach((waiter, index) => waiter.resolve(first + index * interval));
+      } catch (error) {
+        group.forEach((waiter) => waiter.reject(error));
+      }
+    }
+  } finally {
+    draining = false;
+  }
+}
+
+/** Reserves `count` consecutive slots with one conditional write; returns the first. */
+async function reserveSlots(count: number, interval: number, clock: () => number): Promise<number> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const expected = lastSeenTat;
-    const { slot, next } = nextSlot(expected, clock(), interval);
+    const { slot, next } = nextSlot(expected, clock(), interval * count);
     try {
       await documentClient.send(new UpdateCommand(pacerUpdateInput(expected, next)));
       lastSeenTat = next;

@@ -9,7 +9,8 @@ import { integerEnv, requiredEnv } from '../config/env';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
 import { claimEmail, finishClaimItem, releaseEmail, type EmailRecord, type EmailStatus, type SendMessage } from '../emails/emails';
-import { eventWriteItems, newEvent, transactWithCounters } from '../events/events';
+import { transactWrite } from '../db/transactions';
+import { eventWriteItems, newEvent } from '../events/events';
 import { logger } from '../observability/logger';
 import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
@@ -146,7 +147,7 @@ async function finish(email: EmailRecord, status: EmailStatus, fields: Record<st
     data: { ...properties, subject: email.subject, source: email.source },
   });
   try {
-    await transactWithCounters([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
+    await transactWrite([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });

@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
+import { transactWrite, type TransactItem } from '../db/transactions';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { conflict, notFound } from '../http/errors';
 import { templateKeys } from './keys';
@@ -31,7 +32,6 @@ export interface Page<T> {
   total: number;
 }
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const MAX_ATTEMPTS = 4;
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -51,14 +51,10 @@ export async function createTemplate(projectId: string, input: CreateTemplateInp
     createdAt: now,
     updatedAt: now,
   };
-  await documentClient.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: tableName, Item: toItem(projectId, template), ConditionExpression: 'attribute_not_exists(PK)' } },
-        counterUpdate(projectId, { [template.type]: 1 }),
-      ],
-    }),
-  );
+  await transactWrite([
+    { Put: { TableName: tableName, Item: toItem(projectId, template), ConditionExpression: 'attribute_not_exists(PK)' } },
+    counterUpdate(projectId, { [template.type]: 1 }),
+  ]);
   return template;
 }
 
@@ -152,23 +148,19 @@ export async function patchTemplate(projectId: string, templateId: string, chang
     }
 
     try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: key,
-                UpdateExpression: update.expression,
-                ConditionExpression: 'attribute_exists(PK) AND #type = :currentType',
-                ExpressionAttributeNames: update.names,
-                ExpressionAttributeValues: { ...update.values, ':currentType': current.type },
-              },
-            },
-            counterUpdate(projectId, { [current.type]: -1, [changes.type!]: 1 }, 0),
-          ],
-        }),
-      );
+      await transactWrite([
+        {
+          Update: {
+            TableName: tableName,
+            Key: key,
+            UpdateExpression: update.expression,
+            ConditionExpression: 'attribute_exists(PK) AND #type = :currentType',
+            ExpressionAttributeNames: update.names,
+            ExpressionAttributeValues: { ...update.values, ':currentType': current.type },
+          },
+        },
+        counterUpdate(projectId, { [current.type]: -1, [changes.type!]: 1 }, 0),
+      ]);
       return getTemplate(projectId, templateId);
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;
@@ -182,22 +174,18 @@ export async function deleteTemplate(projectId: string, templateId: string): Pro
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await getTemplate(projectId, templateId);
     try {
-      await documentClient.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: tableName,
-                Key: templateKeys.template(projectId, templateId),
-                ConditionExpression: 'attribute_exists(PK) AND #type = :type',
-                ExpressionAttributeNames: { '#type': 'type' },
-                ExpressionAttributeValues: { ':type': current.type },
-              },
-            },
-            counterUpdate(projectId, { [current.type]: -1 }, -1),
-          ],
-        }),
-      );
+      await transactWrite([
+        {
+          Delete: {
+            TableName: tableName,
+            Key: templateKeys.template(projectId, templateId),
+            ConditionExpression: 'attribute_exists(PK) AND #type = :type',
+            ExpressionAttributeNames: { '#type': 'type' },
+            ExpressionAttributeValues: { ':type': current.type },
+          },
+        },
+        counterUpdate(projectId, { [current.type]: -1 }, -1),
+      ]);
       return;
     } catch (error) {
       if (!(error instanceof TransactionCanceledException)) throw error;

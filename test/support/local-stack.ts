@@ -41,7 +41,7 @@ export async function startLocalStack(extraEnv: Record<string, string> = {}): Pr
     MAILWRIGHT_DATA_DIR: dataDir,
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', '--fresh'], {
+  const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', '--fresh', '--in-memory'], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -1,0 +1,24 @@
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../aws/clients';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * TransactWriteItems for transactions that touch shared counter items (a project's contact or
+ * event totals): DynamoDB cancels a transaction that collides with a concurrent one on the same
+ * item (TransactionConflict), which is a reason to retry, with jitter, not to fail the request.
+ * A cancellation for a failed condition is rethrown at once for the caller to read.
+ */
+export async function transactWrite(items: TransactItem[], attempts = 8): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documentClient.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      const conflictOnly = reasons.some((reason) => reason.Code === 'TransactionConflict') && !reasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+      if (!conflictOnly || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
+    }
+  }
+}
