@@ -21,7 +21,9 @@ export const queues: readonly QueueSpec[] = [
     maxReceiveCount: 30,
     visibilityTimeoutSeconds: 180,
     envVar: 'SEND_QUEUE_URL',
-    consumer: { group: 'sender', batchSize: 10, maxConcurrency: 2 },
+    // Five instances keep the pacer busy while others are between batches; the pacer, not the
+    // concurrency, holds the SES rate.
+    consumer: { group: 'sender', batchSize: 10, maxConcurrency: 5 },
   },
 ];
 

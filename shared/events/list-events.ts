@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { findContactIdByEmail } from '../contacts/contacts';
+import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import type { Page } from '../contacts/list-contacts';
@@ -89,8 +90,8 @@ export async function listEventNames(projectId: string): Promise<EventName[]> {
     const page = await documentClient.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': eventKeys.total(projectId).PK, ':prefix': eventKeys.nameCounterPrefix },
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+        ExpressionAttributeValues: { ':pk': eventKeys.total(projectId).PK, ...sortKeyPrefixRange(eventKeys.nameCounterPrefix) },
         ExclusiveStartKey,
       }),
     );

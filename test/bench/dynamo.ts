@@ -1,5 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { dlqName, queues } from '../../infra/queues';
 import { localAwsEnvironment, localSettings } from '../../infra/local/environment';
 import type { LocalStack } from '../support/local-stack';
 
@@ -19,6 +21,29 @@ export function pointServiceAtStack(stack: LocalStack, rateLimitPerMinute: numbe
   });
   if (process.env.AWS_ENDPOINT_URL_DYNAMODB !== stack.dynamoDbEndpoint || process.env.TABLE_NAME !== TABLE_NAME) {
     throw new Error(`The bench environment does not point at the stack (${process.env.AWS_ENDPOINT_URL_DYNAMODB}, table ${process.env.TABLE_NAME})`);
+  }
+}
+
+/**
+ * Sets the queue URLs the stack created (SEND_QUEUE_URL, SEND_DLQ_URL…: the variables the local
+ * stack gives its functions) in this process, so that service modules that read them at import
+ * (shared/sending/send-queue.ts, via functions/public/handler.ts) can be imported and invoked here.
+ * Like pointServiceAtStack, it must run before those imports.
+ */
+export async function pointQueuesAtStack(stack: LocalStack) {
+  const sqs = new SQSClient({ endpoint: stack.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  try {
+    for (const queue of queues) {
+      const [{ QueueUrl: url }, { QueueUrl: dlqUrl }] = await Promise.all([
+        sqs.send(new GetQueueUrlCommand({ QueueName: queue.name })),
+        sqs.send(new GetQueueUrlCommand({ QueueName: dlqName(queue.name) })),
+      ]);
+      if (!url || !dlqUrl) throw new Error(`The stack has no queue ${queue.name} (or its DLQ)`);
+      process.env[queue.envVar] = url;
+      process.env[`${queue.envVar.replace(/_URL$/, '')}_DLQ_URL`] = dlqUrl;
+    }
+  } finally {
+    sqs.destroy();
   }
 }
 
@@ -73,6 +98,9 @@ interface WithMiddleware {
   middlewareStack: { add: (middleware: never, options: { step: 'initialize'; name: string }) => void };
 }
 
+type Recorder = <T>(work: () => Promise<T>) => Promise<{ result: T; commands: string[] }>;
+const recorders = new WeakMap<WithMiddleware, Recorder>();
+
 /**
  * Records every command sent through a client, by name, while armed. Added at the `initialize`
  * step it sees each command once (retries happen later, in finalizeRequest). The service's
@@ -80,6 +108,10 @@ interface WithMiddleware {
  * `this.middlewareStack = client.middlewareStack`), so one recorder on `dynamoDb` sees both.
  */
 export function recordCommands(client: WithMiddleware) {
+  // One recorder per client: sections share the service's client, and a middleware name may be
+  // added to a stack only once.
+  const existing = recorders.get(client);
+  if (existing) return existing;
   let recording: string[] | null = null;
   const middleware =
     (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
@@ -90,7 +122,7 @@ export function recordCommands(client: WithMiddleware) {
   client.middlewareStack.add(middleware as never, { step: 'initialize', name: 'benchCommandRecorder' });
 
   /** Runs `work` and returns its result with the commands it sent, in order. */
-  return async function record<T>(work: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
+  const record = async function record<T>(work: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
     if (recording) throw new Error('recordCommands: recordings may not overlap');
     recording = [];
     try {
@@ -100,4 +132,6 @@ export function recordCommands(client: WithMiddleware) {
       recording = null;
     }
   };
+  recorders.set(client, record);
+  return record;
 }

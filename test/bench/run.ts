@@ -8,18 +8,21 @@
  * process group, so it would outlive us otherwise).
  *
  * Environment: BENCH_CONCURRENCY (default 16), BENCH_SECONDS per timed run (default 10),
- * BENCH_WARMUP_SECONDS before each timed run (default 2).
+ * BENCH_WARMUP_SECONDS before each timed run (default 2), BENCH_SECTIONS (comma list of section
+ * names, e.g. `sending,tracking`; default all: contacts, sending, tracking, segments).
  */
 import { cpus, loadavg } from 'node:os';
 import { startLocalStack, stopLocalStack, type LocalStack } from '../support/local-stack';
 import { measureRawPutItem } from './baseline';
-import { pointServiceAtStack } from './dynamo';
+import { pointQueuesAtStack, pointServiceAtStack } from './dynamo';
 import { stackStatus, waitUntilStackIdle } from './stack';
 import { describeError } from './measure';
 import { format, heading, printTable, type BenchContext, type Section, type SectionReport } from './report';
 
 /** High enough that the bench never meets the per-project rate limit (1000/min by default). */
 const RATE_LIMIT_PER_MINUTE = 100_000_000;
+/** The sending section measures the pacer at this rate (the stack's default is 14). */
+const SEND_RATE_PER_SECOND = 50;
 
 let stack: LocalStack | undefined;
 let stopping: Promise<void> | undefined;
@@ -37,32 +40,60 @@ function positiveIntegerEnv(name: string, fallback: number, min = 1): number {
   return value;
 }
 
-/** Sections are imported after the environment points at the stack: see pointServiceAtStack. */
-async function loadSections(): Promise<Section[]> {
-  const { contactsSection } = await import('./contacts');
-  return [contactsSection];
+/**
+ * Every section by its BENCH_SECTIONS name, in running order. Each is imported only when selected,
+ * and after the environment points at the stack: see pointServiceAtStack.
+ */
+const SECTIONS: Record<string, () => Promise<Section>> = {
+  contacts: async () => (await import('./contacts')).contactsSection,
+  // Sending before tracking: its throughput run leaves a backlog, which it drains before returning.
+  sending: async () => (await import('./sending')).sendingSection,
+  tracking: async () => (await import('./tracking')).trackingSection,
+  segments: async () => (await import('./segments')).segmentsSection,
+};
+
+/** BENCH_SECTIONS, checked before the stack starts so that a typo costs nothing. */
+function selectedSections(): string[] {
+  const raw = process.env.BENCH_SECTIONS?.trim();
+  if (!raw) return Object.keys(SECTIONS);
+  const names = raw.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((name) => !(name in SECTIONS));
+  if (unknown.length > 0 || names.length === 0) throw new Error(`BENCH_SECTIONS: unknown section(s) "${unknown.join(', ')}"; choose from ${Object.keys(SECTIONS).join(', ')}`);
+  // Running order is the table's, whatever the order given.
+  return Object.keys(SECTIONS).filter((name) => names.includes(name));
 }
 
 async function main(): Promise<number> {
   const concurrency = positiveIntegerEnv('BENCH_CONCURRENCY', 16);
   const seconds = positiveIntegerEnv('BENCH_SECONDS', 10);
   const warmupSeconds = positiveIntegerEnv('BENCH_WARMUP_SECONDS', 2, 0);
+  const names = selectedSections();
   const loadAtStart = loadavg()[0]!;
   console.log(`Mailwright bench: concurrency ${concurrency}, ${seconds} s per timed run (+${warmupSeconds} s warm-up), ${cpus().length} CPUs (load average ${loadAtStart.toFixed(2)}), Node ${process.version}`);
+  console.log(`Sections: ${names.join(', ')}`);
 
   const starting = performance.now();
-  stack = await startLocalStack({ RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE) });
-  console.log(`Local stack up in ${((performance.now() - starting) / 1000).toFixed(1)} s at ${stack.baseUrl} (DynamoDB Local ${stack.dynamoDbEndpoint})`);
+  stack = await startLocalStack({ RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE), SEND_RATE_PER_SECOND: String(SEND_RATE_PER_SECOND) });
+  console.log(`Local stack up in ${((performance.now() - starting) / 1000).toFixed(1)} s at ${stack.baseUrl} (DynamoDB Local ${stack.dynamoDbEndpoint}), SEND_RATE_PER_SECOND=${SEND_RATE_PER_SECOND}`);
   pointServiceAtStack(stack, RATE_LIMIT_PER_MINUTE);
+  await pointQueuesAtStack(stack);
 
-  // Every section seeds first: it is untimed, and it warms DynamoDB Local's JVM before the baseline.
-  const sections = await loadSections();
   const reports: { title: string; report?: SectionReport; error?: unknown }[] = [];
   const failed = async (title: string, error: unknown) => {
     console.error(`\nSection ${title} failed:`, error);
     console.error(`  ${await stackStatus(stack!)}`);
     reports.push({ title, error });
   };
+  const sections: Section[] = [];
+  for (const name of names) {
+    try {
+      sections.push(await SECTIONS[name]!());
+    } catch (error) {
+      await failed(name, error);
+    }
+  }
+
+  // Every section seeds first: it is untimed, and it warms DynamoDB Local's JVM before the baseline.
   const prepared: Section[] = [];
   for (const section of sections) {
     try {
