@@ -3,11 +3,11 @@ import { patchContact } from '../contacts/contacts';
 import { tableName } from '../db/table';
 import { advanceStatus, getEmail, type EmailRecord, type EmailStatus } from '../emails/emails';
 import { transactWrite } from '../db/transactions';
-import { eventWriteItems, newEvent } from '../events/events';
+import { countEvents, eventWriteItems, newEvent } from '../events/events';
 import { eventKeys } from '../events/keys';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
-import { statsIncrementItem, type StatsMetric } from '../stats/stats';
+import { countOutcome, type StatsMetric } from '../stats/stats';
 import { suppressionPutItem } from '../suppression/suppression';
 
 /** The `detail` of an SES event on EventBridge (only the fields used here). */
@@ -78,8 +78,8 @@ export function interpret(detail: SesEventDetail): Outcome | undefined {
 
 /**
  * Applies one SES event, idempotently: the status moves forward only; suppression and
- * unsubscription are idempotent; the contact event and the source's counter are written in one
- * transaction with a marker of the EventBridge event id, so a replay changes nothing.
+ * unsubscription are idempotent; the contact event is written in one transaction with a marker
+ * of the EventBridge event id, so a replay changes nothing; then the counters are added to.
  * Events of mail we did not tag, or of unknown emails, are logged and dropped (never retried).
  */
 export async function applySesEvent(event: SesEvent): Promise<void> {
@@ -114,7 +114,6 @@ export async function applySesEvent(event: SesEvent): Promise<void> {
         },
       },
       ...eventWriteItems(email.projectId, contactEvent),
-      statsIncrementItem(email, outcome.metric),
       ...(outcome.suppress ? [suppressionPutItem(email.projectId, email.to.email, outcome.suppress)] : []),
     ]);
   } catch (error) {
@@ -125,6 +124,7 @@ export async function applySesEvent(event: SesEvent): Promise<void> {
     }
     throw error;
   }
+  await Promise.all([countEvents(email.projectId, [contactEvent]), countOutcome(email, outcome.metric)]);
 }
 
 function statusFields(outcome: Outcome, detail: SesEventDetail): Record<string, unknown> {

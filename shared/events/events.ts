@@ -1,4 +1,6 @@
 import { ulid } from 'ulid';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { transactWrite, type TransactItem } from '../db/transactions';
 import { eventKeys } from './keys';
@@ -19,8 +21,9 @@ export function newEvent(fields: Omit<ContactEvent, 'id' | 'createdAt'>, at = ne
 }
 
 /**
- * The writes of one event, to put in the same transaction as what caused it: the event, its
- * name's counter (count, last seen: GET /events/names) and the project's event total.
+ * The write of one event, to put in the same transaction as what caused it. Its counters are
+ * not in that transaction: every event of a project updates the same counter items, and
+ * transactions touching one item concurrently cancel each other — call countEvents after it.
  */
 export function eventWriteItems(projectId: string, event: ContactEvent): TransactItem[] {
   return [
@@ -40,30 +43,48 @@ export function eventWriteItems(projectId: string, event: ContactEvent): Transac
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     },
-    {
-      Update: {
-        TableName: tableName,
-        Key: eventKeys.nameCounter(projectId, event.name),
-        UpdateExpression: 'SET #name = :name, lastSeenAt = :at ADD #count :one',
-        ExpressionAttributeNames: { '#name': 'name', '#count': 'count' },
-        ExpressionAttributeValues: { ':name': event.name, ':at': event.createdAt, ':one': 1 },
-      },
-    },
-    {
-      Update: {
-        TableName: tableName,
-        Key: eventKeys.total(projectId),
-        UpdateExpression: 'ADD #count :one',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
   ];
 }
 
-/** Records events on their own (not tied to another write). */
+/**
+ * Counts recorded events: each name's counter (count, last seen: GET /events/names) and the
+ * project's total, as atomic ADDs, which never conflict. They run after the events are written,
+ * so a function that dies in between leaves a count one short.
+ */
+export async function countEvents(projectId: string, events: ContactEvent[]): Promise<void> {
+  const byName = new Map<string, { count: number; lastSeenAt: string }>();
+  for (const event of events) {
+    const seen = byName.get(event.name);
+    byName.set(event.name, { count: (seen?.count ?? 0) + 1, lastSeenAt: seen && seen.lastSeenAt > event.createdAt ? seen.lastSeenAt : event.createdAt });
+  }
+  await Promise.all([
+    ...[...byName].map(([name, { count, lastSeenAt }]) =>
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: eventKeys.nameCounter(projectId, name),
+          UpdateExpression: 'SET #name = :name, lastSeenAt = :at ADD #count :count',
+          ExpressionAttributeNames: { '#name': 'name', '#count': 'count' },
+          ExpressionAttributeValues: { ':name': name, ':at': lastSeenAt, ':count': count },
+        }),
+      ),
+    ),
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: eventKeys.total(projectId),
+        UpdateExpression: 'ADD #count :count',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':count': events.length },
+      }),
+    ),
+  ]);
+}
+
+/** Records events on their own (not tied to another write), then counts them. */
 export async function recordEvents(projectId: string, events: ContactEvent[]): Promise<void> {
   for (const event of events) await transactWrite(eventWriteItems(projectId, event));
+  await countEvents(projectId, events);
 }
 
 export function toEvent(item: Record<string, unknown>): ContactEvent {

@@ -10,7 +10,7 @@ import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
 import { claimEmail, finishClaimItem, releaseEmail, type EmailRecord, type EmailStatus, type SendMessage } from '../emails/emails';
 import { transactWrite } from '../db/transactions';
-import { eventWriteItems, newEvent } from '../events/events';
+import { countEvents, eventWriteItems, newEvent } from '../events/events';
 import { logger } from '../observability/logger';
 import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
@@ -148,6 +148,7 @@ async function finish(email: EmailRecord, status: EmailStatus, fields: Record<st
   });
   try {
     await transactWrite([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
+    await countEvents(email.projectId, [event]);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });

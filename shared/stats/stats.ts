@@ -1,4 +1,4 @@
-import { GetCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import type { EmailRecord } from '../emails/emails';
@@ -8,19 +8,20 @@ import { statsKeys } from './keys';
 export const statsMetrics = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'rejected', 'failed', 'delayed'] as const;
 export type StatsMetric = (typeof statsMetrics)[number];
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
-/** The counter increment for an email's source, to join the transaction that records the event. */
-export function statsIncrementItem(email: Pick<EmailRecord, 'projectId' | 'source'>, metric: StatsMetric): TransactItem {
-  return {
-    Update: {
+/**
+ * Counts one outcome for an email's source: an atomic ADD, outside any transaction, because every
+ * email of a campaign updates the same item (see countEvents in shared/events/events.ts).
+ */
+export async function countOutcome(email: Pick<EmailRecord, 'projectId' | 'source'>, metric: StatsMetric): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({
       TableName: tableName,
       Key: statsKeys.source(email.projectId, email.source.type, email.source.id),
       UpdateExpression: 'ADD #metric :one',
       ExpressionAttributeNames: { '#metric': metric },
       ExpressionAttributeValues: { ':one': 1 },
-    },
-  };
+    }),
+  );
 }
 
 /** O(1): one GetItem of the source's counters. */

@@ -74,7 +74,15 @@ describe('applySesEvent', () => {
     const items = recorded()!;
     expect(items[0]!.Put).toMatchObject({ Item: { PK: `PROJECT#${PROJECT}`, SK: `SES_EVENT#${fixture('delivery').id}` }, ConditionExpression: 'attribute_not_exists(PK)' });
     expect(items[1]!.Put!.Item).toMatchObject({ name: 'email.delivered', contactId: CONTACT, emailId: EMAIL, createdAt: '2026-11-22T10:00:02.000Z' });
-    expect(items.at(-1)!.Update).toMatchObject({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, UpdateExpression: 'ADD #metric :one', ExpressionAttributeNames: { '#metric': 'delivered' } });
+    expect(items).toHaveLength(2);
+    const counters = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key?.SK !== `EMAIL#${EMAIL}`);
+    expect(counters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, UpdateExpression: 'ADD #metric :one', ExpressionAttributeNames: { '#metric': 'delivered' } }),
+        expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'EVENT_NAME#email.delivered' } }),
+        expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'COUNTER#EVENTS' } }),
+      ]),
+    );
   });
 
   it('suppresses the address and unsubscribes the contact on a permanent bounce', async () => {
@@ -94,7 +102,7 @@ describe('applySesEvent', () => {
   });
 
   it('records a late delivery as an event but never moves a bounced email back', async () => {
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'failed', $metadata: {} }));
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(new ConditionalCheckFailedException({ message: 'failed', $metadata: {} }));
 
     await applySesEvent(fixture('delivery'));
 
