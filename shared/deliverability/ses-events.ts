@@ -91,16 +91,16 @@ export async function applySesEvent(event: SesEvent): Promise<void> {
     logger.info('Ignoring SES event type', { eventType: detail.eventType });
     return;
   }
+  // The sender records email.sent itself when SES accepts the mail; SES's own Send event only
+  // repairs a record the sender could not finish, so it needs no read unless the status moves.
+  if (detail.eventType === 'Send' && projectId && emailId && !(await advanceStatus(projectId, emailId, 'SENT', statusFields(outcome, detail)))) return;
   const email = projectId && emailId ? await getEmail(projectId, emailId) : undefined;
   if (!email) {
     logger.warn('SES event for an unknown message; dropped', { messageId: detail.mail.messageId, eventType: detail.eventType });
     return;
   }
 
-  const moved = outcome.status ? await advanceStatus(email.projectId, email.id, outcome.status, statusFields(outcome, detail)) : false;
-  // The sender records email.sent itself when SES accepts the mail; SES's own Send event only
-  // repairs a record the sender could not finish (it moved the status here).
-  if (detail.eventType === 'Send' && !moved) return;
+  if (outcome.status && detail.eventType !== 'Send') await advanceStatus(email.projectId, email.id, outcome.status, statusFields(outcome, detail));
   if (outcome.suppress) await unsubscribe(email);
 
   const contactEvent = newEvent({ name: outcome.name, contactId: email.contactId, emailId: email.id, data: withoutUndefined({ ...outcome.data, source: email.source }) }, new Date(outcome.at));

@@ -1,6 +1,5 @@
 import { ulid } from 'ulid';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../aws/clients';
+import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
 import { transactWrite, type TransactItem } from '../db/transactions';
 import { eventKeys } from './keys';
@@ -48,36 +47,14 @@ export function eventWriteItems(projectId: string, event: ContactEvent): Transac
 
 /**
  * Counts recorded events: each name's counter (count, last seen: GET /events/names) and the
- * project's total, as atomic ADDs, which never conflict. They run after the events are written,
- * so a function that dies in between leaves a count one short.
+ * project's total, as atomic ADDs (coalesced per item, see shared/db/counters.ts), which never
+ * conflict. They run after the events are written, so a function that dies in between leaves a
+ * count one short.
  */
 export async function countEvents(projectId: string, events: ContactEvent[]): Promise<void> {
-  const byName = new Map<string, { count: number; lastSeenAt: string }>();
-  for (const event of events) {
-    const seen = byName.get(event.name);
-    byName.set(event.name, { count: (seen?.count ?? 0) + 1, lastSeenAt: seen && seen.lastSeenAt > event.createdAt ? seen.lastSeenAt : event.createdAt });
-  }
   await Promise.all([
-    ...[...byName].map(([name, { count, lastSeenAt }]) =>
-      documentClient.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: eventKeys.nameCounter(projectId, name),
-          UpdateExpression: 'SET #name = :name, lastSeenAt = :at ADD #count :count',
-          ExpressionAttributeNames: { '#name': 'name', '#count': 'count' },
-          ExpressionAttributeValues: { ':name': name, ':at': lastSeenAt, ':count': count },
-        }),
-      ),
-    ),
-    documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: eventKeys.total(projectId),
-        UpdateExpression: 'ADD #count :count',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':count': events.length },
-      }),
-    ),
+    ...events.map((event) => addToCounters(eventKeys.nameCounter(projectId, event.name), { count: 1 }, { name: event.name, lastSeenAt: event.createdAt })),
+    addToCounters(eventKeys.total(projectId), { count: events.length }),
   ]);
 }
 

@@ -1,4 +1,5 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { addToCounters } from '../db/counters';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import type { EmailRecord } from '../emails/emails';
@@ -13,15 +14,7 @@ export type StatsMetric = (typeof statsMetrics)[number];
  * email of a campaign updates the same item (see countEvents in shared/events/events.ts).
  */
 export async function countOutcome(email: Pick<EmailRecord, 'projectId' | 'source'>, metric: StatsMetric): Promise<void> {
-  await documentClient.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: statsKeys.source(email.projectId, email.source.type, email.source.id),
-      UpdateExpression: 'ADD #metric :one',
-      ExpressionAttributeNames: { '#metric': metric },
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
+  await addToCounters(statsKeys.source(email.projectId, email.source.type, email.source.id), { [metric]: 1 });
 }
 
 /** O(1): one GetItem of the source's counters. */

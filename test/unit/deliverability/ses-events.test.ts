@@ -78,7 +78,7 @@ describe('applySesEvent', () => {
     const counters = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key?.SK !== `EMAIL#${EMAIL}`);
     expect(counters).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, UpdateExpression: 'ADD #metric :one', ExpressionAttributeNames: { '#metric': 'delivered' } }),
+        expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'delivered' }, ExpressionAttributeValues: { ':a0': 1 } }),
         expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'EVENT_NAME#email.delivered' } }),
         expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'COUNTER#EVENTS' } }),
       ]),
