@@ -244,7 +244,7 @@ export async function applyChange(projectId: string, segment: TrackedSegment, co
  * exactly one writer — this build or the stream consumer (whose transaction moves memberCount
  * with it) — so the build counts only what it changed and adds that to memberCount at the end:
  * the counter stays exact while the consumer runs. segment.entered / segment.exited events go
- * in with BatchWriteItem when `recordEvents`, then onto their counters.
+ * in with BatchWriteItem when `recordEvents`, then onto their counters (countEvents).
  */
 export async function rebuildMembership(projectId: string, segment: TrackedSegment, desired: string[], recordEvents: boolean, parallel = 16): Promise<void> {
   const diff = membershipDiff(desired, await memberIdsOf(projectId, segment.id));
@@ -286,24 +286,11 @@ export async function rebuildMembership(projectId: string, segment: TrackedSegme
     throw error;
   }
   if (!recordEvents || applied.length === 0) return;
-  const eventItem = (contactId: string, name: string) =>
-    eventWriteItems(projectId, newEvent({ name, contactId, data: { segmentId: segment.id, segmentName: segment.name } }, at))[0]!.Put!.Item;
-  await batchWrite(applied.map((change) => ({ PutRequest: { Item: eventItem(change.contactId, change.enter ? ENTERED : EXITED) } })));
-  for (const [name, count] of [[ENTERED, entered], [EXITED, exited]] as const) {
-    if (!count) continue;
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: eventKeys.nameCounter(projectId, name),
-        UpdateExpression: 'SET #name = :name, lastSeenAt = :at ADD #count :n',
-        ExpressionAttributeNames: { '#name': 'name', '#count': 'count' },
-        ExpressionAttributeValues: { ':name': name, ':at': at.toISOString(), ':n': count },
-      }),
-    );
-  }
-  await documentClient.send(
-    new UpdateCommand({ TableName: tableName, Key: eventKeys.total(projectId), UpdateExpression: 'ADD #count :n', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':n': applied.length } }),
+  const events = applied.map((change) =>
+    newEvent({ name: change.enter ? ENTERED : EXITED, contactId: change.contactId, data: { segmentId: segment.id, segmentName: segment.name } }, at),
   );
+  await batchWrite(events.map((event) => ({ PutRequest: { Item: eventWriteItems(projectId, event)[0]!.Put!.Item } })));
+  await countEvents(projectId, events);
 }
 
 async function batchWrite(requests: Record<string, unknown>[], parallel = 8): Promise<void> {

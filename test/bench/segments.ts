@@ -107,10 +107,13 @@ export const segmentsSection: Section = {
 
     const segment = await call(stack, onDemand.secretKey, 'POST', '/segments', { name: 'pro', filters: proFilter });
     const smallSegment = await call(stack, small.secretKey, 'POST', '/segments', { name: 'all', trackMembership: true, filters: everyone });
+    // In this process, not through the gateway: on DynamoDB Local the build of 20,000 members
+    // takes longer than a request may (README "Segments").
+    const { createSegment } = await import('../../shared/segments/segments');
     const started = performance.now();
-    const largeSegment = await call(stack, large.secretKey, 'POST', '/segments', { name: 'all', trackMembership: true, filters: everyone });
+    const largeSegment = await createSegment(large.projectId, { name: 'all', trackMembership: true, filters: everyone as never });
     const buildSeconds = (performance.now() - started) / 1000;
-    console.log(`  tracked segment of ${largeSegment.memberCount.toLocaleString('en')} members built in ${buildSeconds.toFixed(1)} s (POST /segments)`);
+    console.log(`  tracked segment of ${largeSegment.memberCount!.toLocaleString('en')} members built in ${buildSeconds.toFixed(1)} s (in process)`);
     fixtures = {
       onDemand: { ...onDemand, segmentId: segment.id },
       small: { ...small, segmentId: smallSegment.id },
@@ -148,7 +151,7 @@ export const segmentsSection: Section = {
         ['on-demand evaluation (GET /segments/{id})', format.rate(evaluationRate)],
         ['memberCount p50 at 20 members', format.ms(smallP50)],
         ['memberCount p50 at 20,000 members', format.ms(largeP50)],
-        ['tracked build of 20,000 members (POST)', `${buildSeconds.toFixed(1)} s`],
+        ['tracked build of 20,000 members (in process)', `${buildSeconds.toFixed(1)} s`],
       ],
     );
     const share = evaluationRate / rawRate;

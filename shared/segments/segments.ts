@@ -1,0 +1,343 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { documentClient } from '../aws/clients';
+import { toContact, type Contact } from '../contacts/contacts';
+import { contactKeys } from '../contacts/keys';
+import type { Page } from '../contacts/list-contacts';
+import { tableName } from '../db/table';
+import { decodeCursor, encodeCursor } from '../http/cursor';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { assertEvaluable, evaluateSegment } from './evaluate';
+import type { FilterGroup } from './filter';
+import { segmentKeys } from './keys';
+import { memberIdsOf, rebuildMembership, StaleSegment, type TrackedSegment } from './membership';
+import type { CreateSegmentInput, ListQuery, SegmentChanges } from './schemas';
+
+export interface Segment {
+  id: string;
+  name: string;
+  filters: FilterGroup;
+  trackMembership: boolean;
+  /** Tracked: the counter. On demand: evaluated now (null in lists, where it is not evaluated). */
+  memberCount: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface StoredSegment extends Omit<Segment, 'memberCount'> {
+  filtersVersion: number;
+  memberCount?: number;
+}
+
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * POST /segments. On demand: checks the audience size (O(1)), evaluates, stores. Tracked: stores
+ * the segment first (so the stream consumer applies concurrent contact changes to it), then
+ * materialises the members evaluated now; contacts that already match do not get
+ * segment.entered (they did not enter: the segment is new).
+ */
+export async function createSegment(projectId: string, input: CreateSegmentInput): Promise<Segment> {
+  await assertEvaluable(projectId);
+  const now = new Date().toISOString();
+  const stored: StoredSegment = {
+    id: ulid(),
+    name: input.name,
+    filters: input.filters,
+    trackMembership: input.trackMembership,
+    filtersVersion: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (!stored.trackMembership) {
+    const { memberIds } = await evaluateSegment(projectId, stored.filters);
+    await putSegment(projectId, stored);
+    return present(stored, memberIds.length);
+  }
+  await putSegment(projectId, { ...stored, memberCount: 0 });
+  const { memberIds } = await evaluateSegment(projectId, stored.filters);
+  try {
+    await rebuildMembership(projectId, tracked(stored), memberIds, false);
+  } catch (error) {
+    if (error instanceof StaleSegment) throw conflict('CONCURRENT_MODIFICATION', 'The segment changed while it was being built; read it again');
+    throw error;
+  }
+  return present(stored, await storedCount(projectId, stored.id));
+}
+
+export async function getSegment(projectId: string, segmentId: string): Promise<Segment> {
+  const stored = await readSegment(projectId, segmentId);
+  return present(stored, await memberCountOf(projectId, stored));
+}
+
+/** GET /segments: one Query per page, newest first; memberCount only for tracked segments (a counter). */
+export async function listSegments(projectId: string, query: ListQuery): Promise<Page<Segment>> {
+  const partition = segmentKeys.partition(projectId);
+  const binding = JSON.stringify(['segments', projectId]);
+  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
+  const [result, counter] = await Promise.all([
+    documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': partition, ':prefix': segmentKeys.segmentPrefix },
+        ScanIndexForward: false,
+        Limit: query.limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    ),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: segmentKeys.counter(projectId) })),
+  ]);
+  const items = result.Items ?? [];
+  const page = items.slice(0, query.limit);
+  const hasMore = items.length > query.limit || result.LastEvaluatedKey !== undefined;
+  const last = page[page.length - 1];
+  const lastKey = items.length > query.limit && last ? { PK: last.PK, SK: last.SK } : result.LastEvaluatedKey;
+  return {
+    items: page.map((item) => {
+      const stored = toStored(item);
+      return present(stored, stored.trackMembership ? (stored.memberCount ?? 0) : null);
+    }),
+    nextCursor: hasMore ? encodeCursor(lastKey, binding) : null,
+    hasMore,
+    total: (counter.Item?.total as number | undefined) ?? 0,
+  };
+}
+
+/**
+ * PATCH: a new name, and/or new filters (which bump filtersVersion, so stream writes evaluated
+ * with the old filters fail their condition and re-evaluate). A tracked segment with new filters
+ * is re-evaluated now: contacts entering and leaving get segment.entered / segment.exited.
+ */
+export async function patchSegment(projectId: string, segmentId: string, changes: SegmentChanges): Promise<Segment> {
+  const current = await readSegment(projectId, segmentId);
+  if (changes.filters) await assertEvaluable(projectId);
+  const now = new Date().toISOString();
+  const next: StoredSegment = {
+    ...current,
+    name: changes.name ?? current.name,
+    filters: changes.filters ?? current.filters,
+    filtersVersion: current.filtersVersion + (changes.filters ? 1 : 0),
+    updatedAt: now,
+  };
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: segmentKeys.segment(projectId, segmentId),
+        UpdateExpression: 'SET #name = :name, #filters = :filters, filtersVersion = :next, updatedAt = :now',
+        ConditionExpression: 'filtersVersion = :version',
+        ExpressionAttributeNames: { '#name': 'name', '#filters': 'filters' },
+        ExpressionAttributeValues: { ':name': next.name, ':filters': next.filters, ':next': next.filtersVersion, ':now': now, ':version': current.filtersVersion },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('CONCURRENT_MODIFICATION', 'The segment changed concurrently; retry the request');
+    throw error;
+  }
+  if (next.trackMembership && changes.filters) {
+    const { memberIds } = await evaluateSegment(projectId, next.filters);
+    try {
+      await rebuildMembership(projectId, tracked(next), memberIds, true);
+    } catch (error) {
+      if (error instanceof StaleSegment) throw conflict('CONCURRENT_MODIFICATION', 'The segment changed concurrently; retry the request');
+      throw error;
+    }
+  }
+  return present(next, await memberCountOf(projectId, next));
+}
+
+/** Removes the segment and its count in one transaction, then its membership items. */
+export async function deleteSegment(projectId: string, segmentId: string): Promise<void> {
+  const current = await readSegment(projectId, segmentId);
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: tableName, Key: segmentKeys.segment(projectId, segmentId), ConditionExpression: 'attribute_exists(PK)' } },
+          counterUpdate(projectId, -1),
+        ],
+      }),
+    );
+  } catch (error) {
+    if (error instanceof TransactionCanceledException) throw notFound('Segment');
+    throw error;
+  }
+  if (!current.trackMembership) return;
+  // Stream writes condition on the segment item, so no member can be added after this point.
+  const ids = await memberIdsOf(projectId, segmentId);
+  for (let start = 0; start < ids.length; start += 25) {
+    let requests: Record<string, unknown>[] | undefined = ids
+      .slice(start, start + 25)
+      .map((contactId) => ({ DeleteRequest: { Key: segmentKeys.member(projectId, segmentId, contactId) } }));
+    for (let attempt = 0; requests?.length; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
+      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
+      requests = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
+    }
+  }
+}
+
+/**
+ * GET /segments/{id}/contacts, newest contact first. Tracked: one Query on the membership items
+ * plus one BatchGetItem of the page's contacts. On demand: a full evaluation per request (the
+ * page is cut from it; `total` is its size).
+ */
+export async function listSegmentContacts(projectId: string, segmentId: string, query: ListQuery): Promise<Page<Contact>> {
+  const segment = await readSegment(projectId, segmentId);
+  const partition = segmentKeys.partition(projectId);
+  const binding = JSON.stringify(['segment-contacts', projectId, segmentId, segment.filtersVersion]);
+  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
+
+  if (segment.trackMembership) {
+    const prefix = segmentKeys.memberPrefix(segmentId);
+    if (startKey && !startKey.SK!.startsWith(prefix)) throw badCursor();
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+        ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix },
+        ScanIndexForward: false,
+        Limit: query.limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const items = result.Items ?? [];
+    const page = items.slice(0, query.limit);
+    const hasMore = items.length > query.limit || result.LastEvaluatedKey !== undefined;
+    const last = page[page.length - 1];
+    const lastKey = items.length > query.limit && last ? { PK: last.PK, SK: last.SK } : result.LastEvaluatedKey;
+    return {
+      items: await contactsByIds(projectId, page.map((item) => item.contactId as string)),
+      nextCursor: hasMore ? encodeCursor(lastKey, binding) : null,
+      hasMore,
+      total: segment.memberCount ?? 0,
+    };
+  }
+
+  await assertEvaluable(projectId);
+  const { memberIds } = await evaluateSegment(projectId, segment.filters);
+  let from = 0;
+  if (startKey) {
+    const after = startKey.SK!.slice(contactKeys.contactPrefix.length);
+    if (!startKey.SK!.startsWith(contactKeys.contactPrefix)) throw badCursor();
+    from = memberIds.findIndex((id) => id < after); // newest first: ids descend
+    if (from === -1) from = memberIds.length;
+  }
+  const ids = memberIds.slice(from, from + query.limit);
+  const hasMore = from + query.limit < memberIds.length;
+  const lastId = ids[ids.length - 1];
+  return {
+    items: await contactsByIds(projectId, ids),
+    nextCursor: hasMore && lastId ? encodeCursor(contactKeys.contact(projectId, lastId), binding) : null,
+    hasMore,
+    total: memberIds.length,
+  };
+}
+
+// ---- helpers ---------------------------------------------------------------------------------------
+
+const badCursor = () => badRequest('INVALID_CURSOR', 'The cursor is invalid or belongs to another query', 'Omit cursor to start from the first page.');
+
+async function contactsByIds(projectId: string, ids: string[]): Promise<Contact[]> {
+  if (ids.length === 0) return [];
+  const found = new Map<string, Contact>();
+  let keys: Record<string, unknown>[] | undefined = ids.map((id) => contactKeys.contact(projectId, id));
+  for (let attempt = 0; keys?.length; attempt++) {
+    if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
+    const result = await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys } } }));
+    for (const item of result.Responses?.[tableName] ?? []) found.set(item.contactId as string, toContact(item));
+    keys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
+  }
+  // A member deleted a moment ago (its stream record not yet applied) is left out.
+  return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+}
+
+async function memberCountOf(projectId: string, segment: StoredSegment): Promise<number> {
+  if (segment.trackMembership) return storedCount(projectId, segment.id);
+  await assertEvaluable(projectId);
+  return (await evaluateSegment(projectId, segment.filters)).memberIds.length;
+}
+
+/** The tracked segment's counter: one GetItem. */
+async function storedCount(projectId: string, segmentId: string): Promise<number> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: segmentKeys.segment(projectId, segmentId), ProjectionExpression: 'memberCount' }),
+  );
+  return (Item?.memberCount as number | undefined) ?? 0;
+}
+
+async function readSegment(projectId: string, segmentId: string): Promise<StoredSegment> {
+  const { Item } = ULID_PATTERN.test(segmentId)
+    ? await documentClient.send(new GetCommand({ TableName: tableName, Key: segmentKeys.segment(projectId, segmentId), ConsistentRead: true }))
+    : { Item: undefined };
+  if (!Item) throw notFound('Segment');
+  return toStored(Item);
+}
+
+async function putSegment(projectId: string, segment: StoredSegment): Promise<void> {
+  await documentClient.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...segmentKeys.segment(projectId, segment.id),
+              segmentId: segment.id,
+              name: segment.name,
+              filters: segment.filters,
+              trackMembership: segment.trackMembership,
+              filtersVersion: segment.filtersVersion,
+              ...(segment.memberCount !== undefined ? { memberCount: segment.memberCount } : {}),
+              createdAt: segment.createdAt,
+              updatedAt: segment.updatedAt,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        counterUpdate(projectId, 1),
+      ],
+    }),
+  );
+}
+
+function counterUpdate(projectId: string, delta: number) {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: segmentKeys.counter(projectId),
+      UpdateExpression: 'ADD #total :delta',
+      ExpressionAttributeNames: { '#total': 'total' },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
+function toStored(item: Record<string, unknown>): StoredSegment {
+  return {
+    id: item.segmentId as string,
+    name: item.name as string,
+    filters: item.filters as FilterGroup,
+    trackMembership: item.trackMembership as boolean,
+    filtersVersion: item.filtersVersion as number,
+    ...(item.memberCount !== undefined ? { memberCount: item.memberCount as number } : {}),
+    createdAt: item.createdAt as string,
+    updatedAt: item.updatedAt as string,
+  };
+}
+
+const tracked = (segment: StoredSegment): TrackedSegment => ({ id: segment.id, name: segment.name, filters: segment.filters, filtersVersion: segment.filtersVersion });
+
+function present(segment: StoredSegment, memberCount: number | null): Segment {
+  return {
+    id: segment.id,
+    name: segment.name,
+    filters: segment.filters,
+    trackMembership: segment.trackMembership,
+    memberCount,
+    createdAt: segment.createdAt,
+    updatedAt: segment.updatedAt,
+  };
+}

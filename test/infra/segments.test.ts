@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { routes } from '../../infra/routes';
+import { MailwrightStack } from '../../infra/stack';
+import { streamConsumers } from '../../infra/streams';
+
+type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
+
+const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+
+function idAt(template: Template, type: string, path: string): string {
+  const found = Object.keys(template.findResources(type, { Metadata: { 'aws:cdk:path': `Mailwright/${path}` } }));
+  if (found.length !== 1) throw new Error(`Expected one ${type} at ${path}, found ${found.length}`);
+  return found[0]!;
+}
+
+describe('segments infrastructure', () => {
+  let template: Template;
+  let resources: Record<string, Resource>;
+
+  beforeAll(() => {
+    const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true } });
+    template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
+    resources = template.toJSON().Resources;
+  });
+
+  test('the six segment routes are served by the segments function with secret keys only', () => {
+    const segmentRoutes = routes.filter((route) => route.group === 'segments');
+    expect(segmentRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
+      ['DELETE /segments/{id}', 'GET /segments', 'GET /segments/{id}', 'GET /segments/{id}/contacts', 'PATCH /segments/{id}', 'POST /segments'].sort(),
+    );
+    for (const route of segmentRoutes) expect(route.keys).toEqual(['secret']);
+    const fnId = idAt(template, 'AWS::Lambda::Function', 'SegmentsFunction/Resource');
+    // On-demand evaluation gets API Gateway's whole window and more memory.
+    expect(resources[fnId]!.Properties).toMatchObject({ Timeout: 29, MemorySize: 1024 });
+    const methods = Object.values(resources).filter((resource) => resource.Type === 'AWS::ApiGateway::Method' && JSON.stringify(resource.Properties.Integration ?? {}).includes(fnId));
+    expect(methods).toHaveLength(6);
+    for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
+  });
+
+  test('the segment-membership function consumes the table stream: LATEST, 100, bisect, partial failures, 10 retries, DLQ', () => {
+    const spec = streamConsumers.find((consumer) => consumer.group === 'segment-membership')!;
+    const fnId = idAt(template, 'AWS::Lambda::Function', 'SegmentMembershipFunction/Resource');
+    const tableId = idAt(template, 'AWS::DynamoDB::Table', 'Table/Resource');
+    const dlqId = idAt(template, 'AWS::SQS::Queue', 'SegmentMembershipStreamDlq/Resource');
+
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', Object.values(resources).filter((resource) => resource.Type === 'AWS::Lambda::EventSourceMapping').length);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId },
+      EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+      StartingPosition: 'LATEST',
+      BatchSize: spec.batchSize,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 10,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlqId, 'Arn'] } } },
+      FilterCriteria: {
+        Filters: [
+          { Pattern: JSON.stringify({ dynamodb: { Keys: { SK: { S: [{ prefix: 'CONTACT#' }] } } } }) },
+          { Pattern: JSON.stringify({ dynamodb: { Keys: { SK: { S: [{ prefix: 'EVENT#' }] } } } }) },
+        ],
+      },
+    });
+    expect(resources[fnId]!.Properties.Timeout).toBe(30);
+    expect(resources[fnId]!.Properties.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableId });
+  });
+
+  test('it may read the stream and send failed-record metadata to its DLQ, which has an alarm', () => {
+    const fnId = idAt(template, 'AWS::Lambda::Function', 'SegmentMembershipFunction/Resource');
+    const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0];
+    const policies = Object.values(resources).filter(
+      (resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles.some((role: any) => role.Ref === roleId),
+    );
+    const statements = policies.flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+    const actions = statements.flatMap((statement: any) => [statement.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream', 'sqs:SendMessage']));
+
+    const dlqId = idAt(template, 'AWS::SQS::Queue', 'SegmentMembershipStreamDlq/Resource');
+    expect(resources[dlqId]!.Properties).toEqual({ MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+  });
+});

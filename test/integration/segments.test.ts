@@ -1,0 +1,219 @@
+import { jest } from '@jest/globals';
+import { admin, api } from './client';
+
+jest.setTimeout(30_000);
+
+/** Polls until `check` returns a value that is not undefined, for at most `ms`. */
+async function until<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const suffix = () => Math.random().toString(36).slice(2, 8);
+const where = (field: string, operator: string, value?: unknown) => (value === undefined ? { field, operator } : { field, operator, value });
+const all = (...conditions: unknown[]) => ({ operator: 'AND', conditions });
+
+async function project(name: string) {
+  const created = await admin<{ secretKey: string; publicKey: string }>('create-project', '--name', name);
+  return created;
+}
+
+async function memberEmails(key: string, segmentId: string): Promise<string[]> {
+  const emails: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: any = await api('GET', `/segments/${segmentId}/contacts?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key });
+    expect(page.status).toBe(200);
+    emails.push(...page.body.data.items.map((contact: { email: string }) => contact.email));
+    cursor = page.body.data.nextCursor;
+  } while (cursor);
+  return emails.sort();
+}
+
+describe('segments: the checked scenario', () => {
+  let key: string;
+  const emails: Record<string, string> = {};
+
+  beforeAll(async () => {
+    ({ secretKey: key } = await project('segments-checked'));
+    for (const [label, plan] of [['p1', 'pro'], ['p2', 'pro'], ['p3', 'pro'], ['f1', 'free'], ['f2', 'free']] as const) {
+      const created = await api('POST', '/contacts', { key, body: { email: `${label}-${suffix()}@example.com`, data: { plan } } });
+      expect(created.status).toBe(201);
+      emails[label] = created.body.data.email;
+    }
+  });
+
+  it('an on-demand segment data.plan equals pro reports 3 members and lists them', async () => {
+    const created = await api('POST', '/segments', { key, body: { name: 'Pro', filters: all(where('data.plan', 'equals', 'pro')) } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ name: 'Pro', trackMembership: false, memberCount: 3 });
+
+    const fetched = await api('GET', `/segments/${created.body.data.id}`, { key });
+    expect(fetched.body.data.memberCount).toBe(3);
+    expect(await memberEmails(key, created.body.data.id)).toEqual([emails.p1, emails.p2, emails.p3].sort());
+  });
+
+  it('a tracked segment follows a contact moving to free (stream consumer) and records segment.exited on it', async () => {
+    const created = await api('POST', '/segments', { key, body: { name: 'Pro tracked', trackMembership: true, filters: all(where('data.plan', 'equals', 'pro')) } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ trackMembership: true, memberCount: 3 });
+    const id = created.body.data.id;
+    expect(await memberEmails(key, id)).toEqual([emails.p1, emails.p2, emails.p3].sort());
+
+    const moved = await api('POST', '/contacts', { key, body: { email: emails.p1, data: { plan: 'free' } } });
+    expect(moved.status).toBe(200);
+    const contactId = moved.body.data.id;
+
+    const count = await until(async () => {
+      const { body } = await api('GET', `/segments/${id}`, { key });
+      return body.data.memberCount === 2 ? 2 : undefined;
+    });
+    expect(count).toBe(2);
+    expect(await memberEmails(key, id)).toEqual([emails.p2, emails.p3].sort());
+
+    const events = await until(async () => {
+      const { body } = await api('GET', `/events?contactId=${contactId}&name=segment.exited`, { key });
+      return body.data.items.length ? body.data.items : undefined;
+    });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ name: 'segment.exited', contactId, data: { segmentId: id, segmentName: 'Pro tracked' } });
+
+    // And back in: segment.entered.
+    await api('PATCH', `/contacts/${contactId}`, { key, body: { data: { plan: 'PRO' } } });
+    await until(async () => ((await api('GET', `/segments/${id}`, { key })).body.data.memberCount === 3 ? true : undefined));
+    const entered = await until(async () => {
+      const { body } = await api('GET', `/events?contactId=${contactId}&name=segment.entered`, { key });
+      return body.data.items.length ? body.data.items : undefined;
+    });
+    expect(entered[0].data).toEqual({ segmentId: id, segmentName: 'Pro tracked' });
+  });
+});
+
+describe('segments: operators and nesting', () => {
+  let key: string;
+  const email: Record<string, string> = {};
+
+  beforeAll(async () => {
+    ({ secretKey: key } = await project('segments-operators'));
+    const contacts = {
+      a: { email: `a-${suffix()}@alpha.com`, data: { plan: 'Pro', seats: 5, tags: ['vip', 'beta'], signupDate: '2026-01-10', nested: { tier: 'gold' } } },
+      b: { email: `b-${suffix()}@beta.org`, subscribed: false, data: { plan: 'free', seats: 1, tags: ['beta'] } },
+      c: { email: `c-${suffix()}@alpha.com`, data: { plan: 'pro', seats: 10, signupDate: '2026-03-01' } },
+      d: { email: `d-${suffix()}@gamma.net` },
+    };
+    for (const [label, body] of Object.entries(contacts)) {
+      const created = await api('POST', '/contacts', { key, body });
+      expect(created.status).toBe(201);
+      email[label] = created.body.data.email;
+    }
+    for (const label of ['a', 'b']) expect((await api('POST', '/v1/track', { key, body: { email: email[label], event: 'purchase' } })).status).toBe(200);
+  });
+
+  const cases: [string, unknown, string][] = [
+    ['equals (case-insensitive)', all(where('data.plan', 'equals', 'pro')), 'ac'],
+    ['notEquals (includes missing)', all(where('data.plan', 'notEquals', 'pro')), 'bd'],
+    ['contains on email', all(where('email', 'contains', '@ALPHA')), 'ac'],
+    ['notContains on email', all(where('email', 'notContains', '@alpha')), 'bd'],
+    ['startsWith', all(where('email', 'startsWith', 'b-')), 'b'],
+    ['endsWith', all(where('email', 'endsWith', '.NET')), 'd'],
+    ['gt number', all(where('data.seats', 'gt', 5)), 'c'],
+    ['gte number', all(where('data.seats', 'gte', 5)), 'ac'],
+    ['lt number', all(where('data.seats', 'lt', 5)), 'b'],
+    ['lte number', all(where('data.seats', 'lte', 5)), 'ab'],
+    ['exists', all(where('data.plan', 'exists')), 'abc'],
+    ['notExists', all(where('data.plan', 'notExists')), 'd'],
+    ['in', all(where('data.plan', 'in', ['free', 'PRO'])), 'abc'],
+    ['notIn', all(where('data.plan', 'notIn', ['free'])), 'acd'],
+    ['contains on an array', all(where('data.tags', 'contains', 'VIP')), 'a'],
+    ['gt on an ISO date in data', all(where('data.signupDate', 'gt', '2026-02-01')), 'c'],
+    ['dotted path', all(where('data.nested.tier', 'equals', 'gold')), 'a'],
+    ['subscribed', all(where('subscribed', 'equals', false)), 'b'],
+    ['createdAt gte a date', all(where('createdAt', 'gte', '2000-01-01')), 'abcd'],
+    ['createdAt lt a date', all(where('createdAt', 'lt', '2000-01-01')), ''],
+    ['event triggered', all({ field: 'event', operator: 'triggered', value: 'purchase' }), 'ab'],
+    ['event notTriggered', all({ field: 'event', operator: 'notTriggered', value: 'purchase' }), 'cd'],
+    ['event triggered within 1 day', all({ field: 'event', operator: 'triggered', value: 'purchase', withinDays: 1 }), 'ab'],
+    ['OR of conditions', { operator: 'OR', conditions: [where('data.seats', 'gt', 5), where('email', 'endsWith', '.net')] }, 'cd'],
+    [
+      'nested groups (AND of OR of AND)',
+      all(where('data.plan', 'exists'), {
+        operator: 'OR',
+        conditions: [all(where('email', 'contains', 'alpha'), where('data.seats', 'gte', 10)), all({ field: 'event', operator: 'triggered', value: 'purchase' }, where('subscribed', 'equals', false))],
+      }),
+      'bc',
+    ],
+  ];
+
+  it.each(cases)('%s', async (_, filters, expected) => {
+    const created = await api('POST', '/segments', { key, body: { name: 'op', filters } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.memberCount).toBe(expected.length);
+    expect(await memberEmails(key, created.body.data.id)).toEqual([...expected].map((label) => email[label]).sort());
+  });
+
+  it('a tracked event segment gains a contact when it tracks the event (stream consumer)', async () => {
+    const created = await api('POST', '/segments', { key, body: { name: 'signed up', trackMembership: true, filters: all({ field: 'event', operator: 'triggered', value: 'signup' }) } });
+    expect(created.body.data.memberCount).toBe(0);
+    await api('POST', '/v1/track', { key, body: { email: email.c, event: 'signup' } });
+    await until(async () => ((await api('GET', `/segments/${created.body.data.id}`, { key })).body.data.memberCount === 1 ? true : undefined));
+    expect(await memberEmails(key, created.body.data.id)).toEqual([email.c]);
+  });
+
+  it('PATCH re-evaluates a tracked segment and records entered / exited', async () => {
+    const created = await api('POST', '/segments', { key, body: { name: 'alpha', trackMembership: true, filters: all(where('email', 'endsWith', '@alpha.com')) } });
+    expect(created.body.data.memberCount).toBe(2);
+    const patched = await api('PATCH', `/segments/${created.body.data.id}`, { key, body: { name: 'beta-ish', filters: all(where('data.tags', 'contains', 'beta')) } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ name: 'beta-ish', memberCount: 2 });
+    expect(await memberEmails(key, created.body.data.id)).toEqual([email.a, email.b].sort());
+    const exited = await api('GET', `/events?email=${encodeURIComponent(email.c!)}&name=segment.exited`, { key });
+    expect(exited.body.data.items.some((event: any) => event.data.segmentId === created.body.data.id)).toBe(true);
+    const entered = await api('GET', `/events?email=${encodeURIComponent(email.b!)}&name=segment.entered`, { key });
+    expect(entered.body.data.items.some((event: any) => event.data.segmentId === created.body.data.id)).toBe(true);
+  });
+
+  it('lists, gets and deletes segments', async () => {
+    const created = await api('POST', '/segments', { key, body: { name: 'to delete', trackMembership: true, filters: all(where('data.plan', 'exists')) } });
+    const list = await api('GET', '/segments?limit=100', { key });
+    expect(list.status).toBe(200);
+    expect(list.body.data.total).toBe(list.body.data.items.length);
+    expect(list.body.data.items.find((segment: any) => segment.id === created.body.data.id)).toMatchObject({ memberCount: 3, trackMembership: true });
+    expect((await api('DELETE', `/segments/${created.body.data.id}`, { key })).body.data).toEqual({ id: created.body.data.id, deleted: true });
+    expect((await api('GET', `/segments/${created.body.data.id}`, { key })).status).toBe(404);
+    expect((await api('GET', `/segments/${created.body.data.id}/contacts`, { key })).status).toBe(404);
+  });
+});
+
+describe('segments: errors', () => {
+  it('answers 422 naming the path of a bad condition', async () => {
+    const response = await api('POST', '/segments', {
+      body: { name: 'bad', filters: all(where('data.plan', 'equals', 'pro'), where('data.plan', 'between', 'a')) },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.error.code).toBe('VALIDATION_ERROR');
+    expect(response.body.error.errors[0].field).toBe('filters.conditions[1].operator');
+  });
+
+  it('answers 422 for a value of the wrong type, and for nesting past 3 levels', async () => {
+    const badValue = await api('POST', '/segments', { body: { name: 'bad', filters: all(where('createdAt', 'gt', 'yesterday')) } });
+    expect(badValue.body.error.errors[0].field).toBe('filters.conditions[0].value');
+    const deep = all(all(all(all(where('email', 'exists')))));
+    const tooDeep = await api('POST', '/segments', { body: { name: 'deep', filters: deep } });
+    expect(tooDeep.status).toBe(422);
+  });
+
+  it('refuses public keys with 403', async () => {
+    const { publicKey } = await project('segments-public');
+    const response = await api('GET', '/segments', { key: publicKey });
+    expect(response.status).toBe(403);
+  });
+
+  it('answers 404 for an unknown segment', async () => {
+    expect((await api('GET', '/segments/01JD0000000000000000000000')).status).toBe(404);
+  });
+});
