@@ -24,6 +24,20 @@ import { compileFilter, contactPaths, eventWindows, type ContactView, type Filte
  */
 export const onDemandMaxContacts = integerEnv('SEGMENT_ON_DEMAND_MAX_CONTACTS', 80_000);
 
+/**
+ * A tracked segment's membership is built within the request that creates it or changes its
+ * filters, one conditional write per member, so it must finish well inside API Gateway's 29 s.
+ * DynamoDB does this many in a few seconds; DynamoDB Local on two cores manages about 100 writes/s.
+ */
+export const trackedBuildMaxMembers = integerEnv('SEGMENT_TRACKED_BUILD_MAX_MEMBERS', 2_000);
+
+export function assertBuildable(members: number): void {
+  if (members <= trackedBuildMaxMembers) return;
+  throw new ApiError(422, 'SEGMENT_TOO_LARGE', `A tracked segment is built when it is created or its filters change, for at most ${trackedBuildMaxMembers} members; this one would have ${members}`, {
+    suggestion: 'Narrow the filters, use trackMembership: false (evaluated on demand), or ask the operator to raise SEGMENT_TRACKED_BUILD_MAX_MEMBERS.',
+  });
+}
+
 export const segmentTooLarge = (contacts: number) =>
   new ApiError(422, 'SEGMENT_TOO_LARGE', `The project has ${contacts} contacts; evaluating a segment on demand is limited to ${onDemandMaxContacts}`, {
     suggestion: 'Create the segment with trackMembership: true (membership kept current as contacts change), or ask the operator to raise SEGMENT_ON_DEMAND_MAX_CONTACTS.',

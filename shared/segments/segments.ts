@@ -8,7 +8,7 @@ import type { Page } from '../contacts/list-contacts';
 import { tableName } from '../db/table';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { assertEvaluable, evaluateSegment } from './evaluate';
+import { assertEvaluable, evaluateSegment, assertBuildable } from './evaluate';
 import type { FilterGroup } from './filter';
 import { segmentKeys } from './keys';
 import { memberIdsOf, rebuildMembership, StaleSegment, type TrackedSegment } from './membership';
@@ -55,8 +55,9 @@ export async function createSegment(projectId: string, input: CreateSegmentInput
     await putSegment(projectId, stored);
     return present(stored, memberIds.length);
   }
-  await putSegment(projectId, { ...stored, memberCount: 0 });
   const { memberIds } = await evaluateSegment(projectId, stored.filters);
+  assertBuildable(memberIds.length);
+  await putSegment(projectId, { ...stored, memberCount: 0 });
   try {
     await rebuildMembership(projectId, tracked(stored), memberIds, false);
   } catch (error) {
@@ -113,6 +114,8 @@ export async function listSegments(projectId: string, query: ListQuery): Promise
 export async function patchSegment(projectId: string, segmentId: string, changes: SegmentChanges): Promise<Segment> {
   const current = await readSegment(projectId, segmentId);
   if (changes.filters) await assertEvaluable(projectId);
+  const rebuilt = current.trackMembership && changes.filters ? (await evaluateSegment(projectId, changes.filters)).memberIds : undefined;
+  if (rebuilt) assertBuildable(rebuilt.length);
   const now = new Date().toISOString();
   const next: StoredSegment = {
     ...current,
@@ -136,10 +139,9 @@ export async function patchSegment(projectId: string, segmentId: string, changes
     if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('CONCURRENT_MODIFICATION', 'The segment changed concurrently; retry the request');
     throw error;
   }
-  if (next.trackMembership && changes.filters) {
-    const { memberIds } = await evaluateSegment(projectId, next.filters);
+  if (rebuilt) {
     try {
-      await rebuildMembership(projectId, tracked(next), memberIds, true);
+      await rebuildMembership(projectId, tracked(next), rebuilt, true);
     } catch (error) {
       if (error instanceof StaleSegment) throw conflict('CONCURRENT_MODIFICATION', 'The segment changed concurrently; retry the request');
       throw error;
