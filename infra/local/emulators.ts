@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
@@ -78,7 +79,8 @@ export async function startDynamoDb(port: number, dataDir: string | null): Promi
       '-port',
       String(port),
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
+    // Its working directory gets a metadata file: keep it out of the repository.
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' }, cwd: dataDir ?? tmpdir() },
   );
   const output: string[] = [];
   child.stdout?.on('data', (chunk) => output.push(String(chunk)));
