@@ -9,6 +9,7 @@ import type {
 } from 'aws-lambda';
 import { AUTHORIZER_CACHE_TTL_SECONDS, gatewayResponseHeaders, gatewayResponses, gatewayResponseTemplate } from '../gateway-responses';
 import { CORS_ALLOW_HEADERS, routes, type Route } from '../routes';
+import { lambdaContext } from './lambda-context';
 
 /**
  * A local REST API (v1) gateway: serves every route of infra/routes.ts through the real
@@ -106,7 +107,7 @@ export function createLocalGateway(options: GatewayOptions): Server {
     let result: APIGatewayProxyResult;
     try {
       // Lambda returns the result as JSON: undefined values (e.g. headers removed) disappear.
-      result = JSON.parse(JSON.stringify(await withTimeout(handler(event, lambdaContext(matched.route.group)), INTEGRATION_TIMEOUT_MS)));
+      result = JSON.parse(JSON.stringify(await withTimeout(handler(event, lambdaContext(matched.route.group, INTEGRATION_TIMEOUT_MS)), INTEGRATION_TIMEOUT_MS)));
     } catch (error) {
       if (error instanceof IntegrationTimeout) return sendGatewayResponse(res, 'INTEGRATION_TIMEOUT', 504, requestId);
       console.error(`Function ${matched.route.group} failed`, error);
@@ -294,23 +295,6 @@ function proxyEvent(
   };
 }
 
-function lambdaContext(group: string): Context {
-  const deadline = Date.now() + INTEGRATION_TIMEOUT_MS;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: `mailwright-${group}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:mailwright-${group}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/mailwright-${group}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 class IntegrationTimeout extends Error {}
 

@@ -1,6 +1,6 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { randomUUID } from 'node:crypto';
+import { lambdaContext } from './lambda-context';
 
 /**
  * The local stand-in for Lambda's SQS event source mapping: up to `maxConcurrency` pollers per
@@ -52,7 +52,7 @@ export function startPoller(options: PollerOptions): () => Promise<void> {
     const event: SQSEvent = { Records: messages.map((message) => toRecord(message, options.queueArn)) };
     let failed: Set<string>;
     try {
-      const response = await options.handler(event, context(options.name));
+      const response = await options.handler(event, lambdaContext(options.name, 30_000));
       failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
       console.error(`Consumer ${options.name} threw; the whole batch will be retried`, error);
@@ -99,19 +99,3 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
   };
 }
 
-function context(name: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: `mailwright-${name}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:mailwright-${name}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/mailwright-${name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -10,6 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { passesFilter, type StreamConsumerSpec } from '../streams';
+import { lambdaContext } from './lambda-context';
 
 /**
  * The local stand-in for Lambda's DynamoDB event source mapping, over DynamoDB Local's stream
@@ -71,7 +71,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<(
     for (let attempt = 0; pending.length > 0; attempt++) {
       let failedAt: number;
       try {
-        const response = await options.handler({ Records: pending }, context(options.spec.group));
+        const response = await options.handler({ Records: pending }, lambdaContext(options.spec.group, 30_000));
         const failure = response?.batchItemFailures?.[0]?.itemIdentifier;
         if (!failure) return;
         failedAt = Math.max(0, pending.findIndex((record) => record.dynamodb?.SequenceNumber === failure));
@@ -178,19 +178,3 @@ function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord
   };
 }
 
-function context(name: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: `mailwright-${name}`,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:mailwright-${name}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/mailwright-${name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}

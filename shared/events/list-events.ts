@@ -8,6 +8,7 @@ import type { Page } from '../contacts/list-contacts';
 import { toEvent, type ContactEvent } from './events';
 import { eventIdBounds, eventKeys } from './keys';
 import type { ListEventsQuery } from './schemas';
+import { queryAll } from '../db/query';
 
 const MAX_TIME = 281474976710655; // the largest ULID time
 
@@ -84,19 +85,9 @@ export interface EventName {
 
 /** GET /events/names: one Query over the name counters — O(names), never a scan of events. */
 export async function listEventNames(projectId: string): Promise<EventName[]> {
-  const names: EventName[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
-        ExpressionAttributeValues: { ':pk': eventKeys.total(projectId).PK, ...sortKeyPrefixRange(eventKeys.nameCounterPrefix) },
-        ExclusiveStartKey,
-      }),
-    );
-    names.push(...(page.Items ?? []).map((item) => ({ name: item.name as string, count: item.count as number, lastSeenAt: item.lastSeenAt as string })));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return names;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+    ExpressionAttributeValues: { ':pk': eventKeys.total(projectId).PK, ...sortKeyPrefixRange(eventKeys.nameCounterPrefix) },
+  });
+  return items.map((item) => ({ name: item.name as string, count: item.count as number, lastSeenAt: item.lastSeenAt as string }));
 }

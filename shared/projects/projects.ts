@@ -5,6 +5,7 @@ import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys';
 import { projectKeys } from './keys';
+import { queryAll } from '../db/query';
 
 export type ProjectStatus = 'ACTIVE' | 'DISABLED';
 
@@ -77,22 +78,12 @@ export async function getProject(projectId: string): Promise<Project | undefined
 }
 
 export async function listProjects(): Promise<Project[]> {
-  const projects: Project[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :projects',
-        ExpressionAttributeValues: { ':projects': projectKeys.projectListing('').GSI1PK },
-        ExclusiveStartKey,
-      }),
-    );
-    projects.push(...(page.Items ?? []).map(toProject));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return projects;
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :projects',
+    ExpressionAttributeValues: { ':projects': projectKeys.projectListing('').GSI1PK },
+  });
+  return items.map(toProject);
 }
 
 export async function findApiKey(key: string): Promise<ApiKeyRecord | undefined> {

@@ -10,6 +10,7 @@ import { eventIdBounds, eventKeys } from '../events/keys';
 import { compileFilter, eventWindows, type ContactView, type FilterGroup, type LastEventAt } from './filter';
 import { segmentKeys } from './keys';
 import { toView } from './evaluate';
+import { queryAll } from '../db/query';
 
 /**
  * Materialised membership of tracked segments. The decisions are pure functions (tested against
@@ -116,27 +117,15 @@ export function segmentLoader(): SegmentLoader & { forget: (projectId: string) =
 }
 
 export async function loadTrackedSegments(projectId: string): Promise<TrackedSegment[]> {
-  const segments: TrackedSegment[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        FilterExpression: 'trackMembership = :true',
-        ExpressionAttributeValues: { ':pk': segmentKeys.partition(projectId), ':prefix': segmentKeys.segmentPrefix, ':true': true },
-        ProjectionExpression: 'segmentId, #name, #filters, filtersVersion',
-        ExpressionAttributeNames: { '#name': 'name', '#filters': 'filters' },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      segments.push({ id: item.segmentId as string, name: item.name as string, filters: item.filters as FilterGroup, filtersVersion: item.filtersVersion as number });
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return segments;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    FilterExpression: 'trackMembership = :true',
+    ExpressionAttributeValues: { ':pk': segmentKeys.partition(projectId), ':prefix': segmentKeys.segmentPrefix, ':true': true },
+    ProjectionExpression: 'segmentId, #name, #filters, filtersVersion',
+    ExpressionAttributeNames: { '#name': 'name', '#filters': 'filters' },
+    ConsistentRead: true,
+  });
+  return items.map((item) => ({ id: item.segmentId as string, name: item.name as string, filters: item.filters as FilterGroup, filtersVersion: item.filtersVersion as number }));
 }
 
 /** One contact's latest event times for the names the segments mention (GSI1, filtered by name). */
@@ -313,23 +302,13 @@ async function batchWrite(requests: Record<string, unknown>[], parallel = 8): Pr
 
 /** Every member id of a tracked segment (for a re-evaluation's diff). */
 export async function memberIdsOf(projectId: string, segmentId: string): Promise<string[]> {
-  const ids: string[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': segmentKeys.partition(projectId), ':prefix': segmentKeys.memberPrefix(segmentId) },
-        ProjectionExpression: 'contactId',
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) ids.push(item.contactId as string);
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return ids;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': segmentKeys.partition(projectId), ':prefix': segmentKeys.memberPrefix(segmentId) },
+    ProjectionExpression: 'contactId',
+    ConsistentRead: true,
+  });
+  return items.map((item) => item.contactId as string);
 }
 
 /**
