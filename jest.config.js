@@ -17,6 +17,8 @@ export default {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
+      // Black-box tests start admin CLI processes and wait for queues: seconds each on 2 busy cores.
+      testTimeout: 60_000,
       globalSetup: '<rootDir>/test/integration/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
     },
