@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from './ports';
 import type { SesFrontOptions } from './ses';
 
 /**
@@ -30,17 +31,6 @@ export function assertJava17(): void {
   const version = /version "(\d+)(?:\.(\d+))?/.exec(`${result.stderr}${result.stdout}`);
   const major = version ? Number(version[1] === '1' ? version[2] : version[1]) : 0;
   if (major < 17) throw new StartupError(`Java 17+ is required to run DynamoDB Local; found Java ${major || 'of unknown version'}.`);
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Fails with one clear line when a port is taken, before anything starts. */

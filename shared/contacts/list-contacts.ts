@@ -2,7 +2,7 @@ import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, pageOf } from '../http/cursor';
 import { countContacts, toContact, type Contact } from './contacts';
 import { contactKeys } from './keys';
 
@@ -46,13 +46,10 @@ export async function listContacts(projectId: string, query: ListContactsQuery):
     countContacts(projectId),
   ]);
 
-  const items = result.Items ?? [];
-  const page = items.slice(0, query.limit);
-  const hasMore = items.length > query.limit || result.LastEvaluatedKey !== undefined;
-  const lastKey = items.length > query.limit ? keyOf(page[page.length - 1]!, plan) : result.LastEvaluatedKey;
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK', ...Object.keys(plan.partitionKey), ...plan.sortKeys], binding);
   const total = query.subscribed === undefined ? counts.total : query.subscribed ? counts.subscribed : counts.total - counts.subscribed;
 
-  return { items: page.map(toContact), nextCursor: hasMore ? encodeCursor(lastKey, binding) : null, hasMore, total };
+  return { items: page.map(toContact), nextCursor, hasMore, total };
 }
 
 function planQuery(projectId: string, { subscribed, search }: ListContactsQuery): Plan {
@@ -99,9 +96,4 @@ function planQuery(projectId: string, { subscribed, search }: ListContactsQuery)
     partitionKey: { PK: partition },
     sortKeys: ['SK'],
   };
-}
-
-function keyOf(item: Record<string, unknown>, plan: Plan): Record<string, unknown> {
-  const names = new Set(['PK', 'SK', ...Object.keys(plan.partitionKey), ...plan.sortKeys]);
-  return Object.fromEntries([...names].map((name) => [name, item[name]]));
 }

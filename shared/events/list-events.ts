@@ -3,7 +3,7 @@ import { documentClient } from '../aws/clients';
 import { findContactIdByEmail } from '../contacts/contacts';
 import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, pageOf } from '../http/cursor';
 import type { Page } from '../contacts/list-contacts';
 import { toEvent, type ContactEvent } from './events';
 import { eventIdBounds, eventKeys } from './keys';
@@ -63,12 +63,8 @@ export async function listEvents(projectId: string, query: ListEventsQuery): Pro
   const result = await documentClient.send(
     new QueryCommand({ ...plan.input, TableName: tableName, ScanIndexForward: false, Limit: query.limit + 1, ExclusiveStartKey: startKey }),
   );
-  const items = result.Items ?? [];
-  const page = items.slice(0, query.limit);
-  const hasMore = items.length > query.limit || result.LastEvaluatedKey !== undefined;
-  const last = page[page.length - 1];
-  const lastKey = items.length > query.limit && last ? Object.fromEntries(['PK', 'SK', ...Object.keys(plan.partition), plan.sortKey].map((name) => [name, last[name]])) : result.LastEvaluatedKey;
-  return { items: page.map(toEvent), nextCursor: hasMore ? encodeCursor(lastKey, binding) : null, hasMore, total };
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK', ...Object.keys(plan.partition), plan.sortKey], binding);
+  return { items: page.map(toEvent), nextCursor, hasMore, total };
 }
 
 async function countEvents(projectId: string, name: string | undefined): Promise<number> {

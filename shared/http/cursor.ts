@@ -40,3 +40,23 @@ export function decodeCursor(cursor: string, binding: string, fixed: Key, free: 
   for (const [name, value] of Object.entries(fixed)) if (key[name] !== value) throw invalid();
   return key as Key;
 }
+
+/**
+ * A list page from a Query made with `Limit: limit + 1`: the extra item only says there is more,
+ * so a last full page never promises an empty one. The cursor is the key (`keyNames`) of the last
+ * item returned, or DynamoDB's LastEvaluatedKey when a filter ended the Query before the limit.
+ */
+export function pageOf(
+  result: { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> },
+  limit: number,
+  keyNames: string[],
+  binding: string,
+): { page: Record<string, unknown>[]; hasMore: boolean; nextCursor: string | null } {
+  const items = result.Items ?? [];
+  const page = items.slice(0, limit);
+  const last = page[page.length - 1];
+  const overflow = items.length > limit && last !== undefined;
+  const lastKey = overflow ? Object.fromEntries([...new Set(keyNames)].map((name) => [name, last[name]])) : result.LastEvaluatedKey;
+  const hasMore = overflow || result.LastEvaluatedKey !== undefined;
+  return { page, hasMore, nextCursor: hasMore ? encodeCursor(lastKey, binding) : null };
+}

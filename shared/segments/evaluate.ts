@@ -8,6 +8,7 @@ import { tableName } from '../db/table';
 import { eventIdBounds, eventKeys } from '../events/keys';
 import { ApiError } from '../http/errors';
 import { compileFilter, contactPaths, eventWindows, type ContactView, type FilterGroup } from './filter';
+import { toContact } from '../contacts/contacts';
 
 /**
  * On-demand evaluation: one paged Query per event name the filter mentions (GSI2, from the
@@ -107,20 +108,9 @@ export async function* contactPages(projectId: string, paths: string[][]): Async
         ExclusiveStartKey,
       }),
     );
-    yield (page.Items ?? []).map(toView);
+    yield (page.Items ?? []).map(toContact);
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
-}
-
-export function toView(item: Record<string, unknown>): ContactView {
-  return {
-    id: item.contactId as string,
-    email: item.email as string,
-    subscribed: item.subscribed as boolean,
-    data: (item.data as Record<string, unknown>) ?? {},
-    createdAt: item.createdAt as string,
-    updatedAt: item.updatedAt as string,
-  };
 }
 
 export interface Evaluation {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { Contact } from '../contacts/contacts';
 
 /**
  * The segment filter language: its valibot schema (structure + typed semantics, with 422 paths
@@ -218,14 +219,8 @@ function timestampOf(value: unknown): number | undefined {
 
 // ---- What a filter needs ---------------------------------------------------------------------------
 
-export interface ContactView {
-  id: string;
-  email: string;
-  subscribed: boolean;
-  data: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+/** What a filter reads: the contact as the contacts module defines it. */
+export type ContactView = Contact;
 
 /** The time (ms) of the contact's latest event of that name, if any. */
 export type LastEventAt = (name: string) => number | undefined;

@@ -9,8 +9,8 @@ import { countEvents, eventWriteItems, newEvent } from '../events/events';
 import { eventIdBounds, eventKeys } from '../events/keys';
 import { compileFilter, eventWindows, type ContactView, type FilterGroup, type LastEventAt } from './filter';
 import { segmentKeys } from './keys';
-import { toView } from './evaluate';
 import { queryAll } from '../db/query';
+import { toContact } from '../contacts/contacts';
 
 /**
  * Materialised membership of tracked segments. The decisions are pure functions (tested against
@@ -329,7 +329,7 @@ export async function reevaluateContact(
       contactEventTimes(projectId, contactId, segments, now),
       memberships(projectId, contactId, segments),
     ]);
-    const contact = stored.Item ? toView(stored.Item) : undefined;
+    const contact = stored.Item ? toContact(stored.Item) : undefined;
     const { enter, exit } = decideMembership(segments, contact, (name) => times.get(name), (id) => current.has(id), now);
     try {
       for (const segment of enter) await applyChange(projectId, segment, contactId, true);

@@ -6,7 +6,7 @@ import { toContact, type Contact } from '../contacts/contacts';
 import { contactKeys } from '../contacts/keys';
 import type { Page } from '../contacts/list-contacts';
 import { tableName } from '../db/table';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, encodeCursor, pageOf } from '../http/cursor';
 import { badRequest, conflict, notFound } from '../http/errors';
 import { assertEvaluable, evaluateSegment, assertBuildable } from './evaluate';
 import type { FilterGroup } from './filter';
@@ -90,17 +90,13 @@ export async function listSegments(projectId: string, query: ListQuery): Promise
     ),
     documentClient.send(new GetCommand({ TableName: tableName, Key: segmentKeys.counter(projectId) })),
   ]);
-  const items = result.Items ?? [];
-  const page = items.slice(0, query.limit);
-  const hasMore = items.length > query.limit || result.LastEvaluatedKey !== undefined;
-  const last = page[page.length - 1];
-  const lastKey = items.length > query.limit && last ? { PK: last.PK, SK: last.SK } : result.LastEvaluatedKey;
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
   return {
     items: page.map((item) => {
       const stored = toStored(item);
       return present(stored, stored.trackMembership ? (stored.memberCount ?? 0) : null);
     }),
-    nextCursor: hasMore ? encodeCursor(lastKey, binding) : null,
+    nextCursor,
     hasMore,
     total: (counter.Item?.total as number | undefined) ?? 0,
   };
@@ -205,14 +201,10 @@ export async function listSegmentContacts(projectId: string, segmentId: string, 
         ExclusiveStartKey: startKey,
       }),
     );
-    const items = result.Items ?? [];
-    const page = items.slice(0, query.limit);
-    const hasMore = items.length > query.limit || result.LastEvaluatedKey !== undefined;
-    const last = page[page.length - 1];
-    const lastKey = items.length > query.limit && last ? { PK: last.PK, SK: last.SK } : result.LastEvaluatedKey;
+    const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
     return {
       items: await contactsByIds(projectId, page.map((item) => item.contactId as string)),
-      nextCursor: hasMore ? encodeCursor(lastKey, binding) : null,
+      nextCursor,
       hasMore,
       total: segment.memberCount ?? 0,
     };

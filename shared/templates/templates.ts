@@ -5,7 +5,7 @@ import { documentClient } from '../aws/clients';
 import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
 import { transactWrite, type TransactItem } from '../db/transactions';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, pageOf } from '../http/cursor';
 import { conflict, notFound } from '../http/errors';
 import { templateKeys } from './keys';
 import { assertTemplateParses } from './render';
@@ -92,14 +92,10 @@ export async function listTemplates(projectId: string, query: ListTemplatesQuery
     countTemplates(projectId),
   ]);
 
-  const items = result.Items ?? [];
-  const page = items.slice(0, query.limit);
-  const hasMore = items.length > query.limit || result.LastEvaluatedKey !== undefined;
-  const last = page[page.length - 1];
-  const lastKey = items.length > query.limit && last ? { PK: last.PK, SK: last.SK } : result.LastEvaluatedKey;
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
   const total = query.type ? counts[query.type] : counts.total;
 
-  return { items: page.map(toTemplate), nextCursor: hasMore ? encodeCursor(lastKey, binding) : null, hasMore, total };
+  return { items: page.map(toTemplate), nextCursor, hasMore, total };
 }
 
 export type TemplateCounts = { total: number } & Record<TemplateType, number>;

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../infra/local/ports';
 
 /**
  * Starts `npm start --fresh` (the real local stack) as a child process on free ports with its own
@@ -20,17 +20,6 @@ export interface LocalStack {
   env: Record<string, string>;
   pid: number;
   dataDir: string;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startLocalStack(extraEnv: Record<string, string> = {}): Promise<LocalStack> {
