@@ -25,6 +25,16 @@ export const queues: readonly QueueSpec[] = [
     // concurrency, holds the SES rate.
     consumer: { group: 'sender', batchSize: 10, maxConcurrency: 5 },
   },
+  // Tracked segments too large to build within a request: one job per message, each invocation
+  // building pages for its timeout and queueing the rest. Jobs are idempotent; one that keeps
+  // failing reaches the DLQ (and its alarm) after 5 receives.
+  {
+    name: 'segment-builds',
+    maxReceiveCount: 5,
+    visibilityTimeoutSeconds: 180,
+    envVar: 'SEGMENT_BUILD_QUEUE_URL',
+    consumer: { group: 'segment-builder', batchSize: 1, maxConcurrency: 2 },
+  },
 ];
 
 export const dlqName = (queueName: string) => `${queueName}-dlq`;

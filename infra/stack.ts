@@ -150,15 +150,17 @@ export class MailwrightStack extends Stack {
     functions.get('domains')!.bindSesIdentities();
 
     // ---- Queue consumers: partial batch failures, bounded concurrency ----------------------------
+    const consumers = new Map<string, MailwrightFunction>();
     for (const spec of queues) {
       if (!spec.consumer) continue;
       const consumer = new MailwrightFunction(this, `${pascal(spec.consumer.group)}Function`, {
         group: spec.consumer.group,
         timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
         logRemovalPolicy: removalPolicy,
-        environment: { SEND_RATE_PER_SECOND: String(sendRatePerSecond) },
+        ...(spec.consumer.group === 'sender' ? { environment: { SEND_RATE_PER_SECOND: String(sendRatePerSecond) } } : {}),
       });
-      consumer.bindTable(table).bindBucket(payloadBucket).bindSesSending(configurationSet.configurationSetName);
+      consumer.bindTable(table);
+      consumers.set(spec.consumer.group, consumer);
       consumer.addEventSource(
         new SqsEventSource(queuesByName.get(spec.name)!, {
           batchSize: spec.consumer.batchSize,
@@ -167,6 +169,12 @@ export class MailwrightStack extends Stack {
         }),
       );
     }
+
+    consumers.get('sender')!.bindBucket(payloadBucket).bindSesSending(configurationSet.configurationSetName);
+    // Tracked segment builds: queued by the segments function, continued by the builder itself.
+    const segmentBuildQueue = queuesByName.get('segment-builds')!;
+    functions.get('segments')!.bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
+    consumers.get('segment-builder')!.bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
 
     // The authorizer only looks the key up (GetItem): read access is enough.
     const authorizerFunction = new MailwrightFunction(this, 'AuthorizerFunction', { group: 'authorizer', logRemovalPolicy: removalPolicy });

@@ -10,7 +10,8 @@ export interface SqsHandlerOptions<T> {
   name: string;
   /** Validates the JSON-decoded body; throws when it is not a valid message. */
   parse: (body: unknown) => T;
-  process: (message: T, record: SQSRecord) => Promise<void>;
+  /** `context` tells how long the invocation may still run (builders that continue in a new message). */
+  process: (message: T, record: SQSRecord, context?: Context) => Promise<void>;
 }
 
 export type SqsHandler = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>;
@@ -32,7 +33,7 @@ export const sqsClient = new SQSClient({});
  * - failures are logged with the messageId and receive count, never the body.
  */
 export function createSqsHandler<T>(options: SqsHandlerOptions<T>): SqsHandler {
-  async function handleRecord(record: SQSRecord): Promise<void> {
+  async function handleRecord(record: SQSRecord, context?: Context): Promise<void> {
     let body: unknown;
     try {
       body = JSON.parse(record.body);
@@ -45,12 +46,12 @@ export function createSqsHandler<T>(options: SqsHandlerOptions<T>): SqsHandler {
     } catch (error) {
       throw new InvalidMessage(`The message body is not a valid message: ${describeParseError(error)}`);
     }
-    await options.process(message, record);
+    await options.process(message, record, context);
   }
 
-  return async (event) => {
+  return async (event, context) => {
     const records = event.Records ?? [];
-    const results = await Promise.allSettled(records.map(handleRecord));
+    const results = await Promise.allSettled(records.map((record) => handleRecord(record, context)));
     const batchItemFailures: SQSBatchItemFailure[] = [];
     await Promise.all(
       results.map(async (result, index) => {

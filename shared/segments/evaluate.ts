@@ -25,20 +25,6 @@ import { toContact } from '../contacts/contacts';
  */
 export const onDemandMaxContacts = integerEnv('SEGMENT_ON_DEMAND_MAX_CONTACTS', 80_000);
 
-/**
- * A tracked segment's membership is built within the request that creates it or changes its
- * filters, one conditional write per member, so it must finish well inside API Gateway's 29 s.
- * DynamoDB does this many in a few seconds; DynamoDB Local on two cores manages about 100 writes/s.
- */
-export const trackedBuildMaxMembers = integerEnv('SEGMENT_TRACKED_BUILD_MAX_MEMBERS', 2_000);
-
-export function assertBuildable(members: number): void {
-  if (members <= trackedBuildMaxMembers) return;
-  throw new ApiError(422, 'SEGMENT_TOO_LARGE', `A tracked segment is built when it is created or its filters change, for at most ${trackedBuildMaxMembers} members; this one would have ${members}`, {
-    suggestion: 'Narrow the filters, use trackMembership: false (evaluated on demand), or ask the operator to raise SEGMENT_TRACKED_BUILD_MAX_MEMBERS.',
-  });
-}
-
 export const segmentTooLarge = (contacts: number) =>
   new ApiError(422, 'SEGMENT_TOO_LARGE', `The project has ${contacts} contacts; evaluating a segment on demand is limited to ${onDemandMaxContacts}`, {
     suggestion: 'Create the segment with trackMembership: true (membership kept current as contacts change), or ask the operator to raise SEGMENT_ON_DEMAND_MAX_CONTACTS.',
@@ -83,8 +69,14 @@ export async function loadNameFacts(projectId: string, filters: FilterGroup, now
 
 export const lastEventAtFrom = (facts: NameFacts, contactId: string) => (name: string) => facts.get(name)?.get(contactId);
 
-/** Pages through the project's contacts, newest first, reading only the given paths. */
-export async function* contactPages(projectId: string, paths: string[][]): AsyncGenerator<ContactView[]> {
+export interface ContactPage {
+  contacts: ContactView[];
+  /** Where the next page starts; undefined after the last page. */
+  nextKey?: Record<string, unknown>;
+}
+
+/** One page of the project's contacts, newest first, reading only the given paths. */
+export async function contactPage(projectId: string, paths: string[][], startKey?: Record<string, unknown>, limit?: number): Promise<ContactPage> {
   const names: Record<string, string> = { '#contactId': 'contactId' };
   const projection = new Set(['#contactId']);
   paths.forEach((path, index) => {
@@ -95,22 +87,29 @@ export async function* contactPages(projectId: string, paths: string[][]): Async
     });
     projection.add(parts.join('.'));
   });
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  const page = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': contactKeys.contact(projectId, '').PK, ':prefix': contactKeys.contactPrefix },
+      ProjectionExpression: [...projection].join(', '),
+      ExpressionAttributeNames: names,
+      ScanIndexForward: false,
+      ExclusiveStartKey: startKey,
+      ...(limit ? { Limit: limit } : {}),
+    }),
+  );
+  return { contacts: (page.Items ?? []).map(toContact), nextKey: page.LastEvaluatedKey };
+}
+
+/** Pages through the project's contacts, newest first, reading only the given paths. */
+export async function* contactPages(projectId: string, paths: string[][]): AsyncGenerator<ContactView[]> {
+  let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': contactKeys.contact(projectId, '').PK, ':prefix': contactKeys.contactPrefix },
-        ProjectionExpression: [...projection].join(', '),
-        ExpressionAttributeNames: names,
-        ScanIndexForward: false,
-        ExclusiveStartKey,
-      }),
-    );
-    yield (page.Items ?? []).map(toContact);
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+    const page = await contactPage(projectId, paths, startKey);
+    yield page.contacts;
+    startKey = page.nextKey;
+  } while (startKey);
 }
 
 export interface Evaluation {

@@ -1,10 +1,11 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeTime } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
-import { transactWrite } from '../db/transactions';
+import { batchGetAll } from '../db/batch';
+import { transactWrite, type TransactItem } from '../db/transactions';
 import { countEvents, eventWriteItems, newEvent } from '../events/events';
 import { eventIdBounds, eventKeys } from '../events/keys';
 import { compileFilter, eventWindows, type ContactView, type FilterGroup, type LastEventAt } from './filter';
@@ -31,8 +32,6 @@ export interface TrackedSegment {
 export const SEGMENT_EVENT_PREFIX = 'segment.';
 export const ENTERED = 'segment.entered';
 export const EXITED = 'segment.exited';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 // ---- Pure decisions ---------------------------------------------------------------------------------
 
@@ -163,17 +162,9 @@ async function contactEventTimes(projectId: string, contactId: string, segments:
 }
 
 async function memberships(projectId: string, contactId: string, segments: TrackedSegment[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let start = 0; start < segments.length; start += 100) {
-    let keys: Record<string, unknown>[] | undefined = segments.slice(start, start + 100).map((segment) => segmentKeys.member(projectId, segment.id, contactId));
-    for (let attempt = 0; keys?.length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-      const result = await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true, ProjectionExpression: 'segmentId' } } }));
-      for (const item of result.Responses?.[tableName] ?? []) found.add(item.segmentId as string);
-      keys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
-    }
-  }
-  return found;
+  const keys = segments.map((segment) => segmentKeys.member(projectId, segment.id, contactId));
+  const items = await batchGetAll(keys, { consistentRead: true, projection: 'segmentId' });
+  return new Set(items.map((item) => item.segmentId as string));
 }
 
 // ---- Writes ---------------------------------------------------------------------------------------
@@ -183,14 +174,14 @@ export class StaleSegment extends Error {
   override name = 'StaleSegment';
 }
 
-function memberWrite(projectId: string, segment: TrackedSegment, contactId: string, enter: boolean, at: string): TransactItem {
+export function memberWrite(projectId: string, segment: TrackedSegment, contactId: string, enter: boolean, at: string): TransactItem {
   const Key = segmentKeys.member(projectId, segment.id, contactId);
   return enter
     ? { Put: { TableName: tableName, Item: { ...Key, segmentId: segment.id, contactId, enteredAt: at }, ConditionExpression: 'attribute_not_exists(PK)' } }
     : { Delete: { TableName: tableName, Key, ConditionExpression: 'attribute_exists(PK)' } };
 }
 
-function segmentCountUpdate(projectId: string, segment: TrackedSegment, delta: number): TransactItem {
+export function segmentCountUpdate(projectId: string, segment: TrackedSegment, delta: number): TransactItem {
   return {
     Update: {
       TableName: tableName,
@@ -202,7 +193,7 @@ function segmentCountUpdate(projectId: string, segment: TrackedSegment, delta: n
   };
 }
 
-const reasonsOf = (error: unknown) => (error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((reason) => reason.Code) : undefined);
+export const reasonsOf = (error: unknown) => (error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((reason) => reason.Code) : undefined);
 
 /**
  * One contact enters or leaves one segment, in one transaction. Already done (a redelivered
@@ -226,81 +217,7 @@ export async function applyChange(projectId: string, segment: TrackedSegment, co
   }
 }
 
-/**
- * A tracked segment's (re)build, after its creation or a change of its filters: brings the stored
- * members to `desired` (the on-demand evaluation just made) with one conditional PutItem /
- * DeleteItem per changed member, many in flight. Each membership item is created or removed by
- * exactly one writer — this build or the stream consumer (whose transaction moves memberCount
- * with it) — so the build counts only what it changed and adds that to memberCount at the end:
- * the counter stays exact while the consumer runs. segment.entered / segment.exited events go
- * in with BatchWriteItem when `recordEvents`, then onto their counters (countEvents).
- */
-export async function rebuildMembership(projectId: string, segment: TrackedSegment, desired: string[], recordEvents: boolean, parallel = 16): Promise<void> {
-  const diff = membershipDiff(desired, await memberIdsOf(projectId, segment.id));
-  const at = new Date();
-  const changes = [...diff.enter.map((contactId) => ({ contactId, enter: true })), ...diff.exit.map((contactId) => ({ contactId, enter: false }))];
-  const applied: { contactId: string; enter: boolean }[] = [];
-  await Promise.all(
-    Array.from({ length: Math.min(parallel, changes.length) }, async () => {
-      for (let change = changes.pop(); change; change = changes.pop()) {
-        const Key = segmentKeys.member(projectId, segment.id, change.contactId);
-        try {
-          if (change.enter) {
-            const Item = { ...Key, segmentId: segment.id, contactId: change.contactId, enteredAt: at.toISOString() };
-            await documentClient.send(new PutCommand({ TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' }));
-          } else {
-            await documentClient.send(new DeleteCommand({ TableName: tableName, Key, ConditionExpression: 'attribute_exists(PK)' }));
-          }
-          applied.push(change);
-        } catch (error) {
-          if (!(error instanceof ConditionalCheckFailedException)) throw error; // the consumer did it first
-        }
-      }
-    }),
-  );
-  const entered = applied.filter((change) => change.enter).length;
-  const exited = applied.length - entered;
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: segmentKeys.segment(projectId, segment.id),
-        UpdateExpression: 'ADD memberCount :delta',
-        ConditionExpression: 'filtersVersion = :version',
-        ExpressionAttributeValues: { ':delta': entered - exited, ':version': segment.filtersVersion },
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) throw new StaleSegment(`Segment ${segment.id} changed`);
-    throw error;
-  }
-  if (!recordEvents || applied.length === 0) return;
-  const events = applied.map((change) =>
-    newEvent({ name: change.enter ? ENTERED : EXITED, contactId: change.contactId, data: { segmentId: segment.id, segmentName: segment.name } }, at),
-  );
-  await batchWrite(events.map((event) => ({ PutRequest: { Item: eventWriteItems(projectId, event)[0]!.Put!.Item } })));
-  await countEvents(projectId, events);
-}
-
-async function batchWrite(requests: Record<string, unknown>[], parallel = 8): Promise<void> {
-  const batches: Record<string, unknown>[][] = [];
-  for (let start = 0; start < requests.length; start += 25) batches.push(requests.slice(start, start + 25));
-  await Promise.all(
-    Array.from({ length: Math.min(parallel, batches.length) }, async () => {
-      for (let batch = batches.shift(); batch; batch = batches.shift()) {
-        let pending: Record<string, unknown>[] | undefined = batch;
-        for (let attempt = 0; pending?.length; attempt++) {
-          if (attempt > 12) throw new Error(`BatchWriteItem left ${pending.length} requests unprocessed`);
-          if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-          const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-          pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
-        }
-      }
-    }),
-  );
-}
-
-/** Every member id of a tracked segment (for a re-evaluation's diff). */
+/** Every member id of a tracked segment (to remove them with the segment). */
 export async function memberIdsOf(projectId: string, segmentId: string): Promise<string[]> {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',

@@ -1,18 +1,26 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
-import { toContact, type Contact } from '../contacts/contacts';
+import { countContacts, toContact, type Contact } from '../contacts/contacts';
 import { contactKeys } from '../contacts/keys';
 import type { Page } from '../contacts/list-contacts';
+import { integerEnv } from '../config/env';
+import { batchGetAll } from '../db/batch';
 import { tableName } from '../db/table';
 import { decodeCursor, encodeCursor, pageOf } from '../http/cursor';
 import { badRequest, conflict, notFound } from '../http/errors';
-import { assertEvaluable, evaluateSegment, assertBuildable } from './evaluate';
+import { logger } from '../observability/logger';
+import { runBuild, type BuildJob } from './build';
+import { enqueueBuild } from './build-queue';
+import { assertEvaluable, evaluateSegment } from './evaluate';
 import type { FilterGroup } from './filter';
 import { segmentKeys } from './keys';
-import { memberIdsOf, rebuildMembership, StaleSegment, type TrackedSegment } from './membership';
+import { memberIdsOf } from './membership';
 import type { CreateSegmentInput, ListQuery, SegmentChanges } from './schemas';
+
+/** A tracked segment's membership: being built (memberCount counts what is built so far), or built and kept current. */
+export type MembershipStatus = 'BUILDING' | 'READY';
 
 export interface Segment {
   id: string;
@@ -21,25 +29,36 @@ export interface Segment {
   trackMembership: boolean;
   /** Tracked: the counter. On demand: evaluated now (null in lists, where it is not evaluated). */
   memberCount: number | null;
+  /** Tracked segments only (null on demand). */
+  membershipStatus: MembershipStatus | null;
   createdAt: string;
   updatedAt: string;
 }
 
-interface StoredSegment extends Omit<Segment, 'memberCount'> {
+interface StoredSegment extends Omit<Segment, 'memberCount' | 'membershipStatus'> {
   filtersVersion: number;
   memberCount?: number;
+  membershipStatus?: MembershipStatus;
 }
+
+/**
+ * Projects with at most this many contacts get a tracked segment built within the request that
+ * creates it or changes its filters, so the response carries the final memberCount; larger ones
+ * are built by the segment-builder function (README "Segments").
+ */
+export const inlineBuildMaxContacts = integerEnv('SEGMENT_INLINE_BUILD_MAX_CONTACTS', 1_000, { min: 0 });
+/** An inline build that takes longer hands the rest to the builder. */
+const INLINE_BUILD_BUDGET_MS = 10_000;
 
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
  * POST /segments. On demand: checks the audience size (O(1)), evaluates, stores. Tracked: stores
- * the segment first (so the stream consumer applies concurrent contact changes to it), then
- * materialises the members evaluated now; contacts that already match do not get
- * segment.entered (they did not enter: the segment is new).
+ * the segment (BUILDING, so the stream consumer applies concurrent contact changes to it), then
+ * builds its membership (startBuild); contacts that already match get no segment.entered (they
+ * did not enter: the segment is new).
  */
 export async function createSegment(projectId: string, input: CreateSegmentInput): Promise<Segment> {
-  await assertEvaluable(projectId);
   const now = new Date().toISOString();
   const stored: StoredSegment = {
     id: ulid(),
@@ -51,20 +70,38 @@ export async function createSegment(projectId: string, input: CreateSegmentInput
     updatedAt: now,
   };
   if (!stored.trackMembership) {
+    await assertEvaluable(projectId);
     const { memberIds } = await evaluateSegment(projectId, stored.filters);
     await putSegment(projectId, stored);
     return present(stored, memberIds.length);
   }
-  const { memberIds } = await evaluateSegment(projectId, stored.filters);
-  assertBuildable(memberIds.length);
-  await putSegment(projectId, { ...stored, memberCount: 0 });
+  await putSegment(projectId, { ...stored, memberCount: 0, membershipStatus: 'BUILDING' });
   try {
-    await rebuildMembership(projectId, tracked(stored), memberIds, false);
+    await startBuild({ projectId, segmentId: stored.id, filtersVersion: stored.filtersVersion, recordEvents: false });
   } catch (error) {
-    if (error instanceof StaleSegment) throw conflict('CONCURRENT_MODIFICATION', 'The segment changed while it was being built; read it again');
+    // Neither built nor queued: take the segment back rather than leave it BUILDING for ever.
+    await deleteSegment(projectId, stored.id);
     throw error;
   }
-  return present(stored, await storedCount(projectId, stored.id));
+  return getSegment(projectId, stored.id);
+}
+
+/**
+ * Builds a tracked segment's membership within the request when the project is small enough,
+ * else (or when that build runs out of time or fails) hands it to the segment-builder function.
+ */
+async function startBuild(job: BuildJob): Promise<void> {
+  const { total } = await countContacts(job.projectId);
+  if (total <= inlineBuildMaxContacts) {
+    try {
+      const outcome = await runBuild(job, Date.now() + INLINE_BUILD_BUDGET_MS);
+      if (outcome.status === 'CONTINUE') await enqueueBuild(outcome.next);
+      return;
+    } catch (error) {
+      logger.warn('Inline segment build failed; the segment builder takes it over', { projectId: job.projectId, segmentId: job.segmentId, error: error as Error });
+    }
+  }
+  await enqueueBuild(job);
 }
 
 export async function getSegment(projectId: string, segmentId: string): Promise<Segment> {
@@ -104,20 +141,21 @@ export async function listSegments(projectId: string, query: ListQuery): Promise
 
 /**
  * PATCH: a new name, and/or new filters (which bump filtersVersion, so stream writes evaluated
- * with the old filters fail their condition and re-evaluate). A tracked segment with new filters
- * is re-evaluated now: contacts entering and leaving get segment.entered / segment.exited.
+ * with the old filters fail their condition and re-evaluate, and a build of the old filters
+ * stops). A tracked segment with new filters is rebuilt (BUILDING again): contacts entering and
+ * leaving get segment.entered / segment.exited.
  */
 export async function patchSegment(projectId: string, segmentId: string, changes: SegmentChanges): Promise<Segment> {
   const current = await readSegment(projectId, segmentId);
-  if (changes.filters) await assertEvaluable(projectId);
-  const rebuilt = current.trackMembership && changes.filters ? (await evaluateSegment(projectId, changes.filters)).memberIds : undefined;
-  if (rebuilt) assertBuildable(rebuilt.length);
+  const rebuild = current.trackMembership && changes.filters !== undefined;
+  if (changes.filters && !current.trackMembership) await assertEvaluable(projectId);
   const now = new Date().toISOString();
   const next: StoredSegment = {
     ...current,
     name: changes.name ?? current.name,
     filters: changes.filters ?? current.filters,
     filtersVersion: current.filtersVersion + (changes.filters ? 1 : 0),
+    ...(rebuild ? { membershipStatus: 'BUILDING' as const } : {}),
     updatedAt: now,
   };
   try {
@@ -125,25 +163,26 @@ export async function patchSegment(projectId: string, segmentId: string, changes
       new UpdateCommand({
         TableName: tableName,
         Key: segmentKeys.segment(projectId, segmentId),
-        UpdateExpression: 'SET #name = :name, #filters = :filters, filtersVersion = :next, updatedAt = :now',
+        UpdateExpression: `SET #name = :name, #filters = :filters, filtersVersion = :next, updatedAt = :now${rebuild ? ', membershipStatus = :building' : ''}`,
         ConditionExpression: 'filtersVersion = :version',
         ExpressionAttributeNames: { '#name': 'name', '#filters': 'filters' },
-        ExpressionAttributeValues: { ':name': next.name, ':filters': next.filters, ':next': next.filtersVersion, ':now': now, ':version': current.filtersVersion },
+        ExpressionAttributeValues: {
+          ':name': next.name,
+          ':filters': next.filters,
+          ':next': next.filtersVersion,
+          ':now': now,
+          ':version': current.filtersVersion,
+          ...(rebuild ? { ':building': 'BUILDING' } : {}),
+        },
       }),
     );
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('CONCURRENT_MODIFICATION', 'The segment changed concurrently; retry the request');
     throw error;
   }
-  if (rebuilt) {
-    try {
-      await rebuildMembership(projectId, tracked(next), rebuilt, true);
-    } catch (error) {
-      if (error instanceof StaleSegment) throw conflict('CONCURRENT_MODIFICATION', 'The segment changed concurrently; retry the request');
-      throw error;
-    }
-  }
-  return present(next, await memberCountOf(projectId, next));
+  if (!rebuild) return present(next, await memberCountOf(projectId, next));
+  await startBuild({ projectId, segmentId, filtersVersion: next.filtersVersion, recordEvents: true });
+  return getSegment(projectId, segmentId);
 }
 
 /** Removes the segment and its count in one transaction, then its membership items. */
@@ -235,31 +274,16 @@ export async function listSegmentContacts(projectId: string, segmentId: string, 
 const badCursor = () => badRequest('INVALID_CURSOR', 'The cursor is invalid or belongs to another query', 'Omit cursor to start from the first page.');
 
 async function contactsByIds(projectId: string, ids: string[]): Promise<Contact[]> {
-  if (ids.length === 0) return [];
-  const found = new Map<string, Contact>();
-  let keys: Record<string, unknown>[] | undefined = ids.map((id) => contactKeys.contact(projectId, id));
-  for (let attempt = 0; keys?.length; attempt++) {
-    if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-    const result = await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys } } }));
-    for (const item of result.Responses?.[tableName] ?? []) found.set(item.contactId as string, toContact(item));
-    keys = result.UnprocessedKeys?.[tableName]?.Keys as Record<string, unknown>[] | undefined;
-  }
+  const found = new Map((await batchGetAll(ids.map((id) => contactKeys.contact(projectId, id)))).map((item) => [item.contactId as string, toContact(item)]));
   // A member deleted a moment ago (its stream record not yet applied) is left out.
   return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
 }
 
+/** Tracked: the counter, read with the segment (O(1)). On demand: an evaluation. */
 async function memberCountOf(projectId: string, segment: StoredSegment): Promise<number> {
-  if (segment.trackMembership) return storedCount(projectId, segment.id);
+  if (segment.trackMembership) return segment.memberCount ?? 0;
   await assertEvaluable(projectId);
   return (await evaluateSegment(projectId, segment.filters)).memberIds.length;
-}
-
-/** The tracked segment's counter: one GetItem. */
-async function storedCount(projectId: string, segmentId: string): Promise<number> {
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: segmentKeys.segment(projectId, segmentId), ProjectionExpression: 'memberCount' }),
-  );
-  return (Item?.memberCount as number | undefined) ?? 0;
 }
 
 async function readSegment(projectId: string, segmentId: string): Promise<StoredSegment> {
@@ -285,6 +309,7 @@ async function putSegment(projectId: string, segment: StoredSegment): Promise<vo
               trackMembership: segment.trackMembership,
               filtersVersion: segment.filtersVersion,
               ...(segment.memberCount !== undefined ? { memberCount: segment.memberCount } : {}),
+              ...(segment.membershipStatus ? { membershipStatus: segment.membershipStatus } : {}),
               createdAt: segment.createdAt,
               updatedAt: segment.updatedAt,
             },
@@ -317,12 +342,11 @@ function toStored(item: Record<string, unknown>): StoredSegment {
     trackMembership: item.trackMembership as boolean,
     filtersVersion: item.filtersVersion as number,
     ...(item.memberCount !== undefined ? { memberCount: item.memberCount as number } : {}),
+    ...(item.membershipStatus ? { membershipStatus: item.membershipStatus as MembershipStatus } : {}),
     createdAt: item.createdAt as string,
     updatedAt: item.updatedAt as string,
   };
 }
-
-const tracked = (segment: StoredSegment): TrackedSegment => ({ id: segment.id, name: segment.name, filters: segment.filters, filtersVersion: segment.filtersVersion });
 
 function present(segment: StoredSegment, memberCount: number | null): Segment {
   return {
@@ -331,6 +355,7 @@ function present(segment: StoredSegment, memberCount: number | null): Segment {
     filters: segment.filters,
     trackMembership: segment.trackMembership,
     memberCount,
+    membershipStatus: segment.trackMembership ? (segment.membershipStatus ?? 'READY') : null,
     createdAt: segment.createdAt,
     updatedAt: segment.updatedAt,
   };

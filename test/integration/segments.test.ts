@@ -61,7 +61,7 @@ describe('segments: the checked scenario', () => {
   it('a tracked segment follows a contact moving to free (stream consumer) and records segment.exited on it', async () => {
     const created = await api('POST', '/segments', { key, body: { name: 'Pro tracked', trackMembership: true, filters: all(where('data.plan', 'equals', 'pro')) } });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ trackMembership: true, memberCount: 3 });
+    expect(created.body.data).toMatchObject({ trackMembership: true, memberCount: 3, membershipStatus: 'READY' });
     const id = created.body.data.id;
     expect(await memberEmails(key, id)).toEqual([emails.p1, emails.p2, emails.p3].sort());
 
@@ -186,6 +186,59 @@ describe('segments: operators and nesting', () => {
     expect((await api('DELETE', `/segments/${created.body.data.id}`, { key })).body.data).toEqual({ id: created.body.data.id, deleted: true });
     expect((await api('GET', `/segments/${created.body.data.id}`, { key })).status).toBe(404);
     expect((await api('GET', `/segments/${created.body.data.id}/contacts`, { key })).status).toBe(404);
+  });
+});
+
+describe('segments: tracked segments of projects too large to build within the request', () => {
+  let key: string;
+  const pro: string[] = [];
+  const free: string[] = [];
+  const idOf: Record<string, string> = {};
+
+  beforeAll(async () => {
+    ({ secretKey: key } = await project('segments-background'));
+    // More contacts than SEGMENT_INLINE_BUILD_MAX_CONTACTS (10 for the integration stack).
+    for (let index = 0; index < 24; index++) {
+      const plan = index % 3 === 0 ? 'pro' : 'free';
+      const created = await api('POST', '/contacts', { key, body: { email: `bg${index}-${suffix()}@example.com`, data: { plan } } });
+      expect(created.status).toBe(201);
+      (plan === 'pro' ? pro : free).push(created.body.data.email);
+      idOf[created.body.data.email] = created.body.data.id;
+    }
+  });
+
+  const ready = (id: string) =>
+    until(async () => {
+      const { body } = await api('GET', `/segments/${id}`, { key });
+      return body.data.membershipStatus === 'READY' ? body.data : undefined;
+    }, 30_000);
+
+  it('answers at once with BUILDING, then the segment-builder completes it to READY with every member', async () => {
+    const created = await api('POST', '/segments', { key, body: { name: 'pro (background)', trackMembership: true, filters: all(where('data.plan', 'equals', 'pro')) } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ trackMembership: true, membershipStatus: 'BUILDING' });
+    expect(created.body.data.memberCount).toBeLessThanOrEqual(pro.length);
+    expect(await ready(created.body.data.id)).toMatchObject({ memberCount: pro.length });
+    expect(await memberEmails(key, created.body.data.id)).toEqual([...pro].sort());
+    // Built members are counted once: a contact change afterwards moves the counter by one.
+    await api('PATCH', `/contacts/${idOf[pro[0]!]}`, { key, body: { data: { plan: 'free' } } });
+    await until(async () => ((await api('GET', `/segments/${created.body.data.id}`, { key })).body.data.memberCount === pro.length - 1 ? true : undefined));
+    await api('PATCH', `/contacts/${idOf[pro[0]!]}`, { key, body: { data: { plan: 'pro' } } });
+    await until(async () => ((await api('GET', `/segments/${created.body.data.id}`, { key })).body.data.memberCount === pro.length ? true : undefined));
+  });
+
+  it('a filter change rebuilds in the background and records segment.entered / segment.exited', async () => {
+    const created = await api('POST', '/segments', { key, body: { name: 'switch', trackMembership: true, filters: all(where('data.plan', 'equals', 'pro')) } });
+    await ready(created.body.data.id);
+    const patched = await api('PATCH', `/segments/${created.body.data.id}`, { key, body: { filters: all(where('data.plan', 'equals', 'free')) } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.membershipStatus).toBe('BUILDING');
+    expect(await ready(created.body.data.id)).toMatchObject({ memberCount: free.length });
+    expect(await memberEmails(key, created.body.data.id)).toEqual([...free].sort());
+    const exited = await api('GET', `/events?email=${encodeURIComponent(pro[1]!)}&name=segment.exited`, { key });
+    expect(exited.body.data.items.some((event: any) => event.data.segmentId === created.body.data.id)).toBe(true);
+    const entered = await api('GET', `/events?email=${encodeURIComponent(free[0]!)}&name=segment.entered`, { key });
+    expect(entered.body.data.items.some((event: any) => event.data.segmentId === created.body.data.id)).toBe(true);
   });
 });
 

@@ -1,0 +1,11 @@
+import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { requiredEnv } from '../config/env';
+import type { BuildJob } from './build';
+
+const segmentBuildQueueUrl = requiredEnv('SEGMENT_BUILD_QUEUE_URL');
+const sqs = new SQSClient({});
+
+/** Hands a tracked segment's build (or its continuation) to the segment-builder function. */
+export async function enqueueBuild(job: BuildJob): Promise<void> {
+  await sqs.send(new SendMessageCommand({ QueueUrl: segmentBuildQueueUrl, MessageBody: JSON.stringify(job) }));
+}
