@@ -84,4 +84,35 @@ describe('segments infrastructure', () => {
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
   });
+
+  test('large tracked segments are built by the segment-builder from the segment-builds queue (one job at a time, partial failures, DLQ with an alarm)', () => {
+    const builderId = idAt(template, 'AWS::Lambda::Function', 'SegmentBuilderFunction/Resource');
+    const segmentsId = idAt(template, 'AWS::Lambda::Function', 'SegmentsFunction/Resource');
+    const queueId = idAt(template, 'AWS::SQS::Queue', 'SegmentBuildsQueue/Resource');
+    const dlqId = idAt(template, 'AWS::SQS::Queue', 'SegmentBuildsDlq/Resource');
+
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: builderId },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 2 },
+    });
+    // The visibility timeout covers six times the builder's timeout (AWS guidance for SQS sources).
+    expect(resources[queueId]!.Properties).toMatchObject({ VisibilityTimeout: 180, RedrivePolicy: { maxReceiveCount: 5, deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] } } });
+    expect(resources[builderId]!.Properties.Timeout).toBeLessThanOrEqual(180 / 6);
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }], Threshold: 1 });
+
+    // The segments function queues builds, the builder queues its continuations: both get the URL and SendMessage.
+    for (const fnId of [segmentsId, builderId]) {
+      expect(resources[fnId]!.Properties.Environment.Variables.SEGMENT_BUILD_QUEUE_URL).toEqual({ Ref: queueId });
+      const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0];
+      const statements = Object.values(resources)
+        .filter((resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles.some((role: any) => role.Ref === roleId))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+      expect(statements).toEqual(expect.arrayContaining([expect.objectContaining({ Action: expect.arrayContaining(['sqs:SendMessage']), Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } })]));
+    }
+    // It neither sends email nor reads attachments.
+    expect(JSON.stringify(Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(resources[builderId]!.Properties.Role['Fn::GetAtt'][0])))).not.toMatch(/ses:|s3:/);
+  });
 });
