@@ -13,7 +13,7 @@ import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } fro
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
-import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -182,6 +182,15 @@ export class MailwrightStack extends Stack {
 
     // ---- Table stream consumers (infra/streams.ts): segment membership ---------------------------
     addStreamConsumers(this, table, { timeoutSeconds: CONSUMER_TIMEOUT_SECONDS, logRemovalPolicy: removalPolicy });
+
+    // ---- Daily refresh of tracked segments that age with time (withinDays) -----------------------
+    const segmentRefreshFunction = new MailwrightFunction(this, 'SegmentRefreshFunction', { group: 'segment-refresh', logRemovalPolicy: removalPolicy });
+    segmentRefreshFunction.bindTable(table, 'read').bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
+    new Rule(this, 'SegmentRefreshSchedule', {
+      description: 'Queues the daily rebuild of tracked segments with withinDays conditions',
+      schedule: Schedule.cron({ minute: '0', hour: '3' }),
+      targets: [new LambdaFunction(segmentRefreshFunction, { retryAttempts: 2 })],
+    });
 
     // ---- SES events: configuration set → default bus → rule (retries, DLQ) → ses-events ---------
     const sesEventsFunction = new MailwrightFunction(this, 'SesEventsFunction', { group: 'ses-events', timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS), logRemovalPolicy: removalPolicy });

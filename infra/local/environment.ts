@@ -47,6 +47,8 @@ export function localSettings() {
     bucketName: 'mailwright-payloads',
     sesFaults: { throttleRate: fraction('LOCAL_SES_THROTTLE_RATE'), failureRate: fraction('LOCAL_SES_FAILURE_RATE') },
     domainVerifySeconds: nonNegative('LOCAL_DOMAIN_VERIFY_SECONDS', 5),
+    /** The deployed stack refreshes time-dependent tracked segments daily; locally as often as this. */
+    segmentRefreshSeconds: nonNegative('LOCAL_SEGMENT_REFRESH_SECONDS', 86_400),
     senderDomain: (process.env.LOCAL_SENDER_DOMAIN || 'example.com').toLowerCase(),
   };
 }

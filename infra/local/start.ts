@@ -72,6 +72,7 @@ async function main() {
 
   await startConsumers(queueUrls);
   await startStreamConsumers(settings.tableName);
+  if (settings.segmentRefreshSeconds > 0) stops.push((await import('./schedules')).startSchedules(settings.segmentRefreshSeconds));
 
   const api = `http://localhost:${ports.PORT}`;
   console.log(

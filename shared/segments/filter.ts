@@ -247,6 +247,14 @@ export function eventWindows(group: FilterGroup, now: number): Map<string, numbe
   return windows;
 }
 
+/** Whether membership can change with time alone: an event condition with withinDays. */
+export function agesWithTime(group: FilterGroup): boolean {
+  for (const condition of conditionsOf(group)) {
+    if (condition.field === 'event' && (condition as EventCondition).withinDays !== undefined) return true;
+  }
+  return false;
+}
+
 /** The contact attributes a filter reads: top-level names and data paths (for a ProjectionExpression). */
 export function contactPaths(group: FilterGroup): string[][] {
   const paths = new Map<string, string[]>();

@@ -14,7 +14,7 @@ import { logger } from '../observability/logger';
 import { runBuild, type BuildJob } from './build';
 import { enqueueBuild } from './build-queue';
 import { assertEvaluable, evaluateSegment } from './evaluate';
-import type { FilterGroup } from './filter';
+import { agesWithTime, type FilterGroup } from './filter';
 import { segmentKeys } from './keys';
 import { memberIdsOf } from './membership';
 import type { CreateSegmentInput, ListQuery, SegmentChanges } from './schemas';
@@ -148,6 +148,8 @@ export async function listSegments(projectId: string, query: ListQuery): Promise
 export async function patchSegment(projectId: string, segmentId: string, changes: SegmentChanges): Promise<Segment> {
   const current = await readSegment(projectId, segmentId);
   const rebuild = current.trackMembership && changes.filters !== undefined;
+  // Segments whose membership ages with time are listed for the daily refresh (refresh.ts).
+  const timed = rebuild && agesWithTime(changes.filters!) ? segmentKeys.timedListing(projectId, segmentId) : undefined;
   if (changes.filters && !current.trackMembership) await assertEvaluable(projectId);
   const now = new Date().toISOString();
   const next: StoredSegment = {
@@ -163,7 +165,9 @@ export async function patchSegment(projectId: string, segmentId: string, changes
       new UpdateCommand({
         TableName: tableName,
         Key: segmentKeys.segment(projectId, segmentId),
-        UpdateExpression: `SET #name = :name, #filters = :filters, filtersVersion = :next, updatedAt = :now${rebuild ? ', membershipStatus = :building' : ''}`,
+        UpdateExpression: rebuild
+          ? `SET #name = :name, #filters = :filters, filtersVersion = :next, updatedAt = :now, membershipStatus = :building${timed ? ', GSI1PK = :timedPk, GSI1SK = :timedSk' : ' REMOVE GSI1PK, GSI1SK'}`
+          : 'SET #name = :name, #filters = :filters, filtersVersion = :next, updatedAt = :now',
         ConditionExpression: 'filtersVersion = :version',
         ExpressionAttributeNames: { '#name': 'name', '#filters': 'filters' },
         ExpressionAttributeValues: {
@@ -173,6 +177,7 @@ export async function patchSegment(projectId: string, segmentId: string, changes
           ':now': now,
           ':version': current.filtersVersion,
           ...(rebuild ? { ':building': 'BUILDING' } : {}),
+          ...(rebuild && timed ? { ':timedPk': timed.GSI1PK, ':timedSk': timed.GSI1SK } : {}),
         },
       }),
     );
@@ -303,6 +308,7 @@ async function putSegment(projectId: string, segment: StoredSegment): Promise<vo
             TableName: tableName,
             Item: {
               ...segmentKeys.segment(projectId, segment.id),
+              ...(segment.trackMembership && agesWithTime(segment.filters) ? segmentKeys.timedListing(projectId, segment.id) : {}),
               segmentId: segment.id,
               name: segment.name,
               filters: segment.filters,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../infra/routes';
 import { MailwrightStack } from '../../infra/stack';
 import { streamConsumers } from '../../infra/streams';
@@ -114,5 +114,23 @@ describe('segments infrastructure', () => {
     }
     // It neither sends email nor reads attachments.
     expect(JSON.stringify(Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(resources[builderId]!.Properties.Role['Fn::GetAtt'][0])))).not.toMatch(/ses:|s3:/);
+  });
+
+  test('a daily schedule invokes the segment-refresh function, which may read the table and queue builds', () => {
+    const fnId = idAt(template, 'AWS::Lambda::Function', 'SegmentRefreshFunction/Resource');
+    const queueId = idAt(template, 'AWS::SQS::Queue', 'SegmentBuildsQueue/Resource');
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'cron(0 3 * * ? *)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnId, 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 2 } })],
+    });
+    expect(resources[fnId]!.Properties.Environment.Variables.SEGMENT_BUILD_QUEUE_URL).toEqual({ Ref: queueId });
+    const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0];
+    const actions = Object.values(resources)
+      .filter((resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles.some((role: any) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement)
+      .flatMap((statement: any) => [statement.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'sqs:SendMessage']));
+    expect(actions).not.toEqual(expect.arrayContaining(['dynamodb:PutItem']));
   });
 });

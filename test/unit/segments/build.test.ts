@@ -3,6 +3,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
+import { decodeTime, ulid } from 'ulid';
 import { handler } from '../../../functions/segment-builder/handler';
 import { runBuild, type BuildJob } from '../../../shared/segments/build';
 
@@ -104,6 +105,31 @@ describe('runBuild', () => {
     // Assess: C1 (only) is read again, consistently, the stream consumer's way.
     const contactReads = ddb.commandCalls(GetCommand).map((call) => call.args[0].input).filter((input) => String(input.Key?.SK).startsWith('CONTACT#'));
     expect(contactReads).toEqual([expect.objectContaining({ Key: { PK: `PROJECT#${P}`, SK: 'CONTACT#C1' }, ConsistentRead: true })]);
+  });
+
+  it('a refresh lets members whose event aged out of withinDays exit, with segment.exited', async () => {
+    // Prepare: "purchase within 30 days"; C2 purchased yesterday, C1 (a member) 40 days ago.
+    const now = Date.now();
+    const recent = { operator: 'AND', conditions: [{ field: 'event', operator: 'triggered', value: 'purchase', withinDays: 30 }] };
+    table({ contacts: [contact('C2', 'free'), contact('C1', 'free')], members: ['C2', 'C1'] });
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}` } }).resolves({ Item: { ...segmentItem(), filters: recent } });
+    const purchases = [
+      { contactId: 'C1', eventId: ulid(now - 40 * 86_400_000) },
+      { contactId: 'C2', eventId: ulid(now - 86_400_000) },
+    ];
+    ddb.on(QueryCommand, { IndexName: 'GSI2' }).callsFake((input) => ({ Items: purchases.filter((event) => event.eventId >= String(input.ExpressionAttributeValues[':low'])) }));
+
+    // Act
+    await runBuild({ ...job, recordEvents: true }, now + 60_000);
+
+    // Assess: the name partition is read from 30 days back; only C1 leaves.
+    const low = String(ddb.commandCalls(QueryCommand).find((call) => call.args[0].input.IndexName === 'GSI2')!.args[0].input.ExpressionAttributeValues![':low']);
+    expect(decodeTime(low.slice(0, 10) + '0'.repeat(16))).toBeGreaterThanOrEqual(now - 30 * 86_400_000);
+    const [items] = transactions();
+    expect(items).toHaveLength(3);
+    expect(items![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':delta': -1 });
+    expect(items![1]!.Delete!.Key).toEqual({ PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#C1` });
+    expect(items![2]!.Put!.Item).toMatchObject({ name: 'segment.exited', contactId: 'C1', data: { segmentId: SEGMENT } });
   });
 
   it('stops without marking READY when the filters changed under it (the newer build owns the segment)', async () => {
