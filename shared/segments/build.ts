@@ -1,13 +1,13 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { contactKeys } from '../contacts/keys';
 import { batchGetAll } from '../db/batch';
+import { queryAll } from '../db/query';
 import { tableName } from '../db/table';
 import { transactWrite, type TransactItem } from '../db/transactions';
 import { countEvents, eventWriteItems, newEvent, type ContactEvent } from '../events/events';
-import { eventIdBounds, eventKeys } from '../events/keys';
-import { contactPage, lastEventAtFrom, loadNameFacts } from './evaluate';
+import { contactPage, lastEventAtFrom, loadNameFacts, namedEventsSince } from './evaluate';
 import { compileFilter, contactPaths, eventWindows, type ContactView, type FilterGroup } from './filter';
 import { segmentKeys } from './keys';
 import { ENTERED, EXITED, membershipDiff, memberWrite, reasonsOf, reevaluateContact, segmentCountUpdate, StaleSegment, type TrackedSegment } from './membership';
@@ -102,29 +102,17 @@ async function readTracked(job: BuildJob): Promise<TrackedSegment | undefined> {
 
 /** The members among a page of contacts (newest first): one Query over their contact-id range. */
 async function memberIdsWithin(projectId: string, segmentId: string, contacts: ContactView[]): Promise<string[]> {
-  const newest = contacts[0]!.id;
-  const oldest = contacts[contacts.length - 1]!.id;
-  const ids: string[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
-        ExpressionAttributeValues: {
-          ':pk': segmentKeys.partition(projectId),
-          ':low': segmentKeys.member(projectId, segmentId, oldest).SK,
-          ':high': segmentKeys.member(projectId, segmentId, newest).SK,
-        },
-        ProjectionExpression: 'contactId',
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) ids.push(item.contactId as string);
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return ids;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
+    ExpressionAttributeValues: {
+      ':pk': segmentKeys.partition(projectId),
+      ':low': segmentKeys.member(projectId, segmentId, contacts[contacts.length - 1]!.id).SK,
+      ':high': segmentKeys.member(projectId, segmentId, contacts[0]!.id).SK,
+    },
+    ProjectionExpression: 'contactId',
+    ConsistentRead: true,
+  });
+  return items.map((item) => item.contactId as string);
 }
 
 interface Change {
@@ -189,21 +177,7 @@ async function reconcilePage(projectId: string, filters: FilterGroup, contacts: 
 async function contactsWithEventsSince(projectId: string, filters: FilterGroup, from: number): Promise<Set<string>> {
   const contactIds = new Set<string>();
   for (const name of eventNamesOf(filters)) {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: 'GSI2',
-          KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK >= :low',
-          ExpressionAttributeValues: { ':pk': eventKeys.byNamePartition(projectId, name), ':low': eventIdBounds(from, from).low },
-          ProjectionExpression: 'contactId',
-          ExclusiveStartKey,
-        }),
-      );
-      for (const item of page.Items ?? []) contactIds.add(item.contactId as string);
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    for await (const events of namedEventsSince(projectId, name, from)) for (const event of events) contactIds.add(event.contactId);
   }
   return contactIds;
 }

@@ -39,28 +39,35 @@ export async function assertEvaluable(projectId: string): Promise<void> {
 /** contact id → time (ms) of its latest event, per event name. */
 export type NameFacts = Map<string, Map<string, number>>;
 
+/** The events of one name from `from` (ms) on, page by page in ascending id (time) order: GSI2. */
+export async function* namedEventsSince(projectId: string, name: string, from: number): AsyncGenerator<{ contactId: string; eventId: string }[]> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK >= :low',
+        ExpressionAttributeValues: { ':pk': eventKeys.byNamePartition(projectId, name), ':low': eventIdBounds(from, from).low },
+        ProjectionExpression: 'contactId, eventId',
+        ExclusiveStartKey,
+      }),
+    );
+    yield (page.Items ?? []).map((item) => ({ contactId: item.contactId as string, eventId: item.eventId as string }));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
+
 /** The event facts of the filter from the event-name partitions (GSI2). */
 export async function loadNameFacts(projectId: string, filters: FilterGroup, now: number): Promise<NameFacts> {
   const facts: NameFacts = new Map();
   await Promise.all(
     [...eventWindows(filters, now)].map(async ([name, from]) => {
       const latest = new Map<string, number>();
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await documentClient.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'GSI2',
-            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK >= :low',
-            ExpressionAttributeValues: { ':pk': eventKeys.byNamePartition(projectId, name), ':low': eventIdBounds(from, from).low },
-            ProjectionExpression: 'contactId, eventId',
-            ExclusiveStartKey,
-          }),
-        );
-        // Ascending ids: the last one seen per contact is its latest.
-        for (const item of page.Items ?? []) latest.set(item.contactId as string, decodeTime(item.eventId as string));
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+      // Ascending ids: the last one seen per contact is its latest.
+      for await (const events of namedEventsSince(projectId, name, from)) {
+        for (const event of events) latest.set(event.contactId, decodeTime(event.eventId));
+      }
       facts.set(name, latest);
     }),
   );
