@@ -14,6 +14,7 @@ import { countEvents, eventWriteItems, newEvent } from '../events/events';
 import { logger } from '../observability/logger';
 import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
+import { countOutcome } from '../stats/stats';
 import { isSuppressed } from '../suppression/suppression';
 import { acquireSendSlot } from './pacer';
 import { buildSendEmailInput, classifySesError, sesClient, type AttachmentContent } from './ses';
@@ -138,7 +139,7 @@ async function loadAttachments(email: EmailRecord): Promise<AttachmentContent[] 
   }
 }
 
-/** Ends the claim with `status` and records the event, in one transaction. */
+/** Ends the claim with `status` and records the event, in one transaction; then counts them. */
 async function finish(email: EmailRecord, status: EmailStatus, fields: Record<string, unknown>, eventName: string, properties: Record<string, unknown>): Promise<void> {
   const event = newEvent({
     name: eventName,
@@ -148,7 +149,7 @@ async function finish(email: EmailRecord, status: EmailStatus, fields: Record<st
   });
   try {
     await transactWrite([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
-    await countEvents(email.projectId, [event]);
+    await Promise.all([countEvents(email.projectId, [event]), ...(status === 'SENT' ? [countOutcome(email, 'sent')] : [])]);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });

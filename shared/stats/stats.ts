@@ -10,11 +10,11 @@ export const statsMetrics = ['sent', 'delivered', 'opened', 'clicked', 'bounced'
 export type StatsMetric = (typeof statsMetrics)[number];
 
 /**
- * Counts one outcome for an email's source: an atomic ADD, outside any transaction, because every
+ * Counts outcomes (one each) for an email's source: an atomic ADD, outside any transaction, because every
  * email of a campaign updates the same item (see countEvents in shared/events/events.ts).
  */
-export async function countOutcome(email: Pick<EmailRecord, 'projectId' | 'source'>, metric: StatsMetric): Promise<void> {
-  await addToCounters(statsKeys.source(email.projectId, email.source.type, email.source.id), { [metric]: 1 });
+export async function countOutcome(email: Pick<EmailRecord, 'projectId' | 'source'>, ...metrics: StatsMetric[]): Promise<void> {
+  await addToCounters(statsKeys.source(email.projectId, email.source.type, email.source.id), Object.fromEntries(metrics.map((metric) => [metric, 1])));
 }
 
 /** O(1): one GetItem of the source's counters. */

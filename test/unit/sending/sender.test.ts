@@ -153,6 +153,13 @@ describe('sender', () => {
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     });
+    expect(updates()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'EVENT_NAME#email.sent' } }),
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'COUNTER#EVENTS' } }),
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'STATS#transactional' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' } }),
+      ]),
+    );
     expect(releases()).toHaveLength(0);
   });
 
