@@ -1,10 +1,8 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import { patchContact } from '../contacts/contacts';
-import { tableName } from '../db/table';
-import { advanceStatus, getEmail, type EmailRecord, type EmailStatus } from '../emails/emails';
-import { transactWrite } from '../db/transactions';
+import { advanceStatus, advanceStatusUpdate, getEmail, movesForward, type EmailRecord, type EmailStatus } from '../emails/emails';
+import { writeOnce } from '../db/transactions';
 import { countEvents, eventWriteItems, newEvent } from '../events/events';
-import { eventKeys } from '../events/keys';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { countOutcome, type StatsMetric } from '../stats/stats';
@@ -38,8 +36,6 @@ interface Outcome {
   suppress?: 'BOUNCE' | 'COMPLAINT';
   at: string;
 }
-
-const PROCESSED_EVENT_TTL_SECONDS = 14 * 24 * 3600;
 
 /** What each SES event type means for Mailwright. */
 export function interpret(detail: SesEventDetail): Outcome | undefined {
@@ -78,9 +74,10 @@ export function interpret(detail: SesEventDetail): Outcome | undefined {
 
 /**
  * Applies one SES event, idempotently: the status moves forward only; suppression and
- * unsubscription are idempotent; the contact event is written in one transaction with a marker
- * of the EventBridge event id, so a replay changes nothing; then the counters are added to.
- * Events of mail we did not tag, or of unknown emails, are logged and dropped (never retried).
+ * unsubscription are idempotent; the contact event's id is derived from the EventBridge event id
+ * (its time part is the event's time), so writing it again is refused by its condition and a
+ * replay changes nothing; then the counters are added to. Events of mail we did not tag, or of
+ * unknown emails, are logged and dropped (never retried).
  */
 export async function applySesEvent(event: SesEvent): Promise<void> {
   const detail = event.detail;
@@ -91,40 +88,57 @@ export async function applySesEvent(event: SesEvent): Promise<void> {
     logger.info('Ignoring SES event type', { eventType: detail.eventType });
     return;
   }
-  // The sender records email.sent itself when SES accepts the mail; SES's own Send event only
-  // repairs a record the sender could not finish, so it needs no read unless the status moves.
-  if (detail.eventType === 'Send' && projectId && emailId && !(await advanceStatus(projectId, emailId, 'SENT', statusFields(outcome, detail)))) return;
-  const email = projectId && emailId ? await getEmail(projectId, emailId) : undefined;
-  if (!email) {
-    logger.warn('SES event for an unknown message; dropped', { messageId: detail.mail.messageId, eventType: detail.eventType });
-    return;
-  }
+  if (!projectId || !emailId) return dropUnknown(detail);
+  if (detail.eventType === 'Send') return repairSend(event, projectId, emailId, outcome);
 
-  if (outcome.status && detail.eventType !== 'Send') await advanceStatus(email.projectId, email.id, outcome.status, statusFields(outcome, detail));
+  // A status update hands back the record as it was; outcomes without a status, and late or
+  // replayed ones (the status did not move), read it.
+  const previous = outcome.status ? await advanceStatus(projectId, emailId, outcome.status, statusFields(outcome, detail), outcome.status === 'FAILED' ? {} : sentFields(detail)) : undefined;
+  const email = previous ?? (await getEmail(projectId, emailId));
+  if (!email) return dropUnknown(detail);
   if (outcome.suppress) await unsubscribe(email);
 
-  const contactEvent = newEvent({ name: outcome.name, contactId: email.contactId, emailId: email.id, data: withoutUndefined({ ...outcome.data, source: email.source }) }, new Date(outcome.at));
-  try {
-    await transactWrite([
-      {
-        Put: {
-          TableName: tableName,
-          Item: { ...eventKeys.sesEventSeen(email.projectId, event.id), expiresAt: Math.floor(Date.now() / 1000) + PROCESSED_EVENT_TTL_SECONDS },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        },
-      },
-      ...eventWriteItems(email.projectId, contactEvent),
-      ...(outcome.suppress ? [suppressionPutItem(email.projectId, email.to.email, outcome.suppress)] : []),
-    ]);
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (reasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      logger.info('SES event already applied', { eventId: event.id });
-      return;
-    }
-    throw error;
+  const events = [newEvent({ name: outcome.name, contactId: email.contactId, emailId: email.id, data: withoutUndefined({ ...outcome.data, source: email.source }) }, new Date(outcome.at), event.id)];
+  // SES told of the delivery (bounce, complaint) before the sender recorded SENT, which it now
+  // cannot: its email.sent is recorded here, with this event's writes.
+  const overtookSender = previous?.status === 'SENDING' && outcome.status !== 'FAILED';
+  if (overtookSender) events.unshift(sentEvent(email, detail, `${event.id}#sent`));
+  const written = await writeOnce([
+    ...events.flatMap((contactEvent) => eventWriteItems(email.projectId, contactEvent)),
+    ...(outcome.suppress ? [suppressionPutItem(email.projectId, email.to.email, outcome.suppress)] : []),
+  ]);
+  if (!written) {
+    logger.info('SES event already applied', { eventId: event.id });
+    return;
   }
-  await Promise.all([countEvents(email.projectId, [contactEvent]), countOutcome(email, outcome.metric)]);
+  await Promise.all([countEvents(email.projectId, events), countOutcome(email, ...(overtookSender ? ['sent' as const] : []), outcome.metric)]);
+}
+
+/**
+ * The sender records SENT and email.sent itself when SES accepts the mail, so SES's Send event
+ * usually finds the email SENT or beyond and stops after one read. It repairs a record the sender
+ * could not finish (still QUEUED or SENDING): the status and email.sent in one transaction, whose
+ * condition also settles a race with the sender finishing at the same moment.
+ */
+async function repairSend(event: SesEvent, projectId: string, emailId: string, outcome: Outcome): Promise<void> {
+  const email = await getEmail(projectId, emailId);
+  if (!email) return dropUnknown(event.detail);
+  if (!movesForward(email.status, 'SENT')) return;
+  const sent = sentEvent(email, event.detail, event.id);
+  const repaired = await writeOnce([{ Update: advanceStatusUpdate(projectId, emailId, 'SENT', statusFields(outcome, event.detail)) }, ...eventWriteItems(projectId, sent)]);
+  if (!repaired) return;
+  logger.info('Send event recorded an email the sender had not', { projectId, emailId });
+  await Promise.all([countEvents(projectId, [sent]), countOutcome(email, 'sent')]);
+}
+
+const sentEvent = (email: EmailRecord, detail: SesEventDetail, idSeed: string) =>
+  newEvent({ name: 'email.sent', contactId: email.contactId, emailId: email.id, data: { sesMessageId: detail.mail.messageId, source: email.source } }, new Date(detail.mail.timestamp), idSeed);
+
+/** What a record the sender did not finish lacks: kept where the sender wrote them. */
+const sentFields = (detail: SesEventDetail) => ({ sesMessageId: detail.mail.messageId, sentAt: detail.mail.timestamp });
+
+function dropUnknown(detail: SesEventDetail): void {
+  logger.warn('SES event for an unknown message; dropped', { messageId: detail.mail.messageId, eventType: detail.eventType });
 }
 
 function statusFields(outcome: Outcome, detail: SesEventDetail): Record<string, unknown> {

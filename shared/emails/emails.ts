@@ -158,11 +158,14 @@ const FORWARD_FROM: Partial<Record<EmailStatus, EmailStatus[]>> = {
   FAILED: ['QUEUED', 'SENDING', 'SENT'],
 };
 
+/** Whether an email at `from` may move to `to`. */
+export const movesForward = (from: EmailStatus, to: EmailStatus): boolean => (FORWARD_FROM[to] ?? []).includes(from);
+
 /**
- * Moves the email to `status` if that is forward from where it is; returns whether it moved.
- * Replaying the same outcome, or a late one, changes nothing.
+ * The conditional update that moves the email to `status` if that is forward from where it is.
+ * `fields` are set; `fieldsIfMissing` only where the record has none yet.
  */
-export async function advanceStatus(projectId: string, emailId: string, status: EmailStatus, fields: Record<string, unknown> = {}): Promise<boolean> {
+export function advanceStatusUpdate(projectId: string, emailId: string, status: EmailStatus, fields: Record<string, unknown> = {}, fieldsIfMissing: Record<string, unknown> = {}) {
   const from = FORWARD_FROM[status] ?? [];
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':status': status, ':now': new Date().toISOString() };
@@ -173,20 +176,32 @@ export async function advanceStatus(projectId: string, emailId: string, status: 
     values[`:f${index}`] = value;
     sets.push(`#f${index} = :f${index}`);
   });
+  Object.entries(fieldsIfMissing).forEach(([name, value], index) => {
+    names[`#m${index}`] = name;
+    values[`:m${index}`] = value;
+    sets.push(`#m${index} = if_not_exists(#m${index}, :m${index})`);
+  });
+  return {
+    TableName: tableName,
+    Key: emailKeys.email(projectId, emailId),
+    UpdateExpression: `SET ${sets.join(', ')} REMOVE leaseUntil`,
+    ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/**
+ * Moves the email to `status` if that is forward from where it is. Returns the record as it was
+ * before the move (so a caller needs no read), or undefined when it did not move: replaying the
+ * same outcome, or a late one, changes nothing.
+ */
+export async function advanceStatus(projectId: string, emailId: string, status: EmailStatus, fields: Record<string, unknown> = {}, fieldsIfMissing: Record<string, unknown> = {}): Promise<EmailRecord | undefined> {
   try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: emailKeys.email(projectId, emailId),
-        UpdateExpression: `SET ${sets.join(', ')} REMOVE leaseUntil`,
-        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
+    const { Attributes } = await documentClient.send(new UpdateCommand({ ...advanceStatusUpdate(projectId, emailId, status, fields, fieldsIfMissing), ReturnValues: 'ALL_OLD' }));
+    return Attributes ? fromItem(Attributes) : undefined;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
     throw error;
   }
 }

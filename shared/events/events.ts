@@ -1,4 +1,5 @@
-import { ulid } from 'ulid';
+import { createHash } from 'node:crypto';
+import { encodeTime, ulid } from 'ulid';
 import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
 import { transactWrite, type TransactItem } from '../db/transactions';
@@ -15,8 +16,27 @@ export interface ContactEvent {
   createdAt: string;
 }
 
-export function newEvent(fields: Omit<ContactEvent, 'id' | 'createdAt'>, at = new Date()): ContactEvent {
-  return { id: ulid(at.getTime()), createdAt: at.toISOString(), ...fields };
+/**
+ * A new event at `at`. An event recorded in answer to something that has its own id (an SES
+ * event's EventBridge id) passes it as `idSeed`: the event id is then a ULID of `at` whose random
+ * part is derived from the seed, so a replay writes the same item and its condition refuses it.
+ */
+export function newEvent(fields: Omit<ContactEvent, 'id' | 'createdAt'>, at = new Date(), idSeed?: string): ContactEvent {
+  return { id: idSeed === undefined ? ulid(at.getTime()) : derivedUlid(at.getTime(), idSeed), createdAt: at.toISOString(), ...fields };
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A ULID of `time` whose 80 random bits are the first 80 bits of SHA-256(seed). */
+export function derivedUlid(time: number, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let random = '';
+  for (let bit = 0; bit < 80; bit += 5) {
+    const byte = bit >> 3;
+    const window = ((digest[byte]! << 8) | digest[byte + 1]!) >> (11 - (bit & 7));
+    random += CROCKFORD[window & 31];
+  }
+  return encodeTime(time, 10) + random;
 }
 
 /**

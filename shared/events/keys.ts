@@ -9,7 +9,6 @@ import { projectPartition } from '../projects/keys';
  * | event         | PROJECT#<pid> | EVENT#<id>           | PROJECT#<pid>#CONTACT_EVENTS#<cid> / <id> | PROJECT#<pid>#EVENT_NAME#<name> / <id>  |
  * | name counter  | PROJECT#<pid> | EVENT_NAME#<name>    |                                           |                                         |
  * | project total | PROJECT#<pid> | COUNTER#EVENTS       |                                           |                                         |
- * | SES event seen| PROJECT#<pid> | SES_EVENT#<id>       | (expires: makes SES event replays no-ops)  |                                         |
  */
 export const eventKeys = {
   event: (projectId: string, eventId: string) => ({ PK: projectPartition(projectId), SK: `EVENT#${eventId}` }),
@@ -25,7 +24,6 @@ export const eventKeys = {
   nameCounter: (projectId: string, name: string) => ({ PK: projectPartition(projectId), SK: `EVENT_NAME#${name}` }),
   nameCounterPrefix: 'EVENT_NAME#',
   total: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'COUNTER#EVENTS' }),
-  sesEventSeen: (projectId: string, sesEventId: string) => ({ PK: projectPartition(projectId), SK: `SES_EVENT#${sesEventId}` }),
 };
 
 /** The smallest and largest event ids of a millisecond range: ULIDs start with their time. */

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { decodeTime } from 'ulid';
 import { applySesEvent, interpret, type SesEvent } from '../../../shared/deliverability/ses-events';
 
 const fixture = (name: string): SesEvent => JSON.parse(readFileSync(`test/fixtures/ses-events/${name}.json`, 'utf8'));
@@ -22,9 +23,14 @@ const emailRecord = {
 };
 const contactItem = { contactId: CONTACT, email: 'jane@example.org', subscribed: true, data: {}, createdAt: 'c', updatedAt: 'u' };
 
-/** The email status update, if any, and the recording transaction's items. */
+/** The email status updates, and the contact events written (by PutItem or in a transaction). */
 const statusUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key?.SK === `EMAIL#${EMAIL}`);
-const recorded = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!).find((items) => items.some((item) => item.Put?.Item?.SK?.startsWith('SES_EVENT#')));
+const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+const eventPuts = () => [
+  ...ddb.commandCalls(PutCommand).map((call) => call.args[0].input),
+  ...transactions().flatMap((items) => items.map((item) => item.Put).filter((put) => put !== undefined)),
+].filter((put) => String(put.Item?.SK).startsWith('EVENT#'));
+const counterUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key?.SK !== `EMAIL#${EMAIL}` && input.Key?.SK !== `CONTACT#${CONTACT}`);
 
 describe('interpret: what each SES event means', () => {
   it.each([
@@ -59,24 +65,29 @@ describe('applySesEvent', () => {
     ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: emailRecord });
     ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `CONTACT#${CONTACT}` } }).resolves({ Item: contactItem });
     ddb.on(UpdateCommand).resolves({});
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Attributes: emailRecord });
+    ddb.on(PutCommand).resolves({});
     ddb.on(TransactWriteCommand).resolves({});
   });
 
-  it('moves a delivery forward and records email.delivered with the source counter and a replay marker', async () => {
+  it('moves a delivery forward and records email.delivered with one conditional PutItem, then the counters', async () => {
     // Act
     await applySesEvent(fixture('delivery'));
 
     // Assess
-    expect(statusUpdates()[0]).toMatchObject({
-      ConditionExpression: '#status IN (:from0, :from1)',
-      ExpressionAttributeValues: expect.objectContaining({ ':status': 'DELIVERED', ':from0': 'SENDING', ':from1': 'SENT', ':f0': '2026-11-22T10:00:02.000Z' }),
-    });
-    const items = recorded()!;
-    expect(items[0]!.Put).toMatchObject({ Item: { PK: `PROJECT#${PROJECT}`, SK: `SES_EVENT#${fixture('delivery').id}` }, ConditionExpression: 'attribute_not_exists(PK)' });
-    expect(items[1]!.Put!.Item).toMatchObject({ name: 'email.delivered', contactId: CONTACT, emailId: EMAIL, createdAt: '2026-11-22T10:00:02.000Z' });
-    expect(items).toHaveLength(2);
-    const counters = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key?.SK !== `EMAIL#${EMAIL}`);
-    expect(counters).toEqual(
+    expect(statusUpdates()).toEqual([
+      expect.objectContaining({
+        ConditionExpression: '#status IN (:from0, :from1)',
+        ExpressionAttributeValues: expect.objectContaining({ ':status': 'DELIVERED', ':from0': 'SENDING', ':from1': 'SENT', ':f0': '2026-11-22T10:00:02.000Z' }),
+        ReturnValues: 'ALL_OLD',
+      }),
+    ]);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    const [put] = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(put).toMatchObject({ Item: { name: 'email.delivered', contactId: CONTACT, emailId: EMAIL, createdAt: '2026-11-22T10:00:02.000Z' }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(decodeTime(put!.Item!.eventId as string)).toBe(Date.parse('2026-11-22T10:00:02.000Z'));
+    expect(counterUpdates()).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'delivered' }, ExpressionAttributeValues: { ':a0': 1 } }),
         expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'EVENT_NAME#email.delivered' } }),
@@ -85,34 +96,80 @@ describe('applySesEvent', () => {
     );
   });
 
-  it('suppresses the address and unsubscribes the contact on a permanent bounce', async () => {
+  it('writes the same event item when the same SES event comes again, so the replay is refused and counts nothing', async () => {
+    await applySesEvent(fixture('open'));
+    const first = eventPuts()[0]!;
+    ddb.reset();
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: emailRecord });
+    ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
+    ddb.on(UpdateCommand).resolves({});
+
+    await expect(applySesEvent(fixture('open'))).resolves.toBeUndefined();
+
+    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input).toEqual(first);
+    expect(counterUpdates()).toHaveLength(0);
+  });
+
+  it('gives different SES events different event items', async () => {
+    const other = { ...fixture('open'), id: 'another-eventbridge-id' };
+
+    await applySesEvent(fixture('open'));
+    await applySesEvent(other);
+
+    const [a, b] = eventPuts().map((put) => put.Item!.SK);
+    expect(a).not.toBe(b);
+  });
+
+  it('suppresses the address and unsubscribes the contact on a permanent bounce, the event and suppression in one transaction', async () => {
     await applySesEvent(fixture('bounce-permanent'));
 
     expect(statusUpdates()[0]!.ExpressionAttributeValues).toMatchObject({ ':status': 'BOUNCED', ':from2': 'DELIVERED' });
-    const contactWrite = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!).find((items) => items[0]!.Put?.Item?.SK === `CONTACT#${CONTACT}`);
+    const contactWrite = transactions().find((items) => items[0]!.Put?.Item?.SK === `CONTACT#${CONTACT}`);
     expect(contactWrite![0]!.Put!.Item).toMatchObject({ subscribed: false });
-    expect(recorded()!.at(-1)!.Update).toMatchObject({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'SUPPRESSED#jane@example.org' }, ExpressionAttributeValues: expect.objectContaining({ ':reason': 'BOUNCE' }) });
+    const recorded = transactions().find((items) => items.some((item) => String(item.Put?.Item?.SK).startsWith('EVENT#')))!;
+    expect(recorded[0]!.Put!.Item).toMatchObject({ name: 'email.bounced' });
+    expect(recorded.at(-1)!.Update).toMatchObject({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'SUPPRESSED#jane@example.org' }, ExpressionAttributeValues: expect.objectContaining({ ':reason': 'BOUNCE' }) });
+  });
+
+  it('changes nothing the second time a permanent bounce is applied', async () => {
+    ddb.on(TransactWriteCommand).callsFake((input: { TransactItems: { Put?: { Item?: { SK?: string } } }[] }) => {
+      if (!input.TransactItems.some((item) => item.Put?.Item?.SK?.startsWith('EVENT#'))) return {};
+      throw new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] });
+    });
+
+    await expect(applySesEvent(fixture('bounce-permanent'))).resolves.toBeUndefined();
+    expect(counterUpdates()).toHaveLength(0);
   });
 
   it('does not suppress on a transient bounce', async () => {
     await applySesEvent(fixture('bounce-transient'));
 
     expect(statusUpdates()).toHaveLength(0);
-    expect(JSON.stringify(recorded())).not.toContain('SUPPRESSED#');
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(eventPuts().map((put) => put.Item!.name)).toEqual(['email.bounced']);
   });
 
-  it('records a late delivery as an event but never moves a bounced email back', async () => {
+  it('records a late delivery as an event, reading the email, but never moves a bounced email back', async () => {
     ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(new ConditionalCheckFailedException({ message: 'failed', $metadata: {} }));
 
     await applySesEvent(fixture('delivery'));
 
-    expect(recorded()![1]!.Put!.Item).toMatchObject({ name: 'email.delivered' });
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    expect(eventPuts().map((put) => put.Item!.name)).toEqual(['email.delivered']);
   });
 
-  it('changes nothing the second time the same event is applied', async () => {
-    ddb.on(TransactWriteCommand).rejects(new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] }));
+  it('records email.sent too when the delivery overtook the sender (the email was still SENDING), once', async () => {
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Attributes: { ...emailRecord, status: 'SENDING' } });
 
-    await expect(applySesEvent(fixture('open'))).resolves.toBeUndefined();
+    await applySesEvent(fixture('delivery'));
+
+    expect(statusUpdates()[0]).toMatchObject({
+      UpdateExpression: expect.stringContaining('#m0 = if_not_exists(#m0, :m0)'),
+      ExpressionAttributeNames: expect.objectContaining({ '#m0': 'sesMessageId', '#m1': 'sentAt' }),
+    });
+    const [items] = transactions();
+    expect(items!.map((item) => item.Put!.Item!.name)).toEqual(['email.sent', 'email.delivered']);
+    expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'sent', '#a1': 'delivered' } })]));
   });
 
   it('logs and drops an event for an unknown message instead of retrying forever', async () => {
@@ -128,23 +185,38 @@ describe('applySesEvent', () => {
 
     await applySesEvent(fixture('click'));
 
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(eventPuts()).toHaveLength(0);
   });
 
-  it('lets the Send event repair only a record the sender could not finish', async () => {
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'already SENT', $metadata: {} }));
+  it('stops the Send event after one read when the sender has recorded the email', async () => {
     await applySesEvent(fixture('send'));
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
 
-    ddb.on(UpdateCommand).resolves({});
+    expect(ddb.calls()).toHaveLength(1);
+    expect(ddb.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` }, ConsistentRead: true });
+  });
+
+  it('lets the Send event repair a record the sender could not finish: SENT and email.sent in one transaction, counted once', async () => {
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: { ...emailRecord, status: 'SENDING' } });
+
     await applySesEvent(fixture('send'));
-    expect(recorded()![1]!.Put!.Item).toMatchObject({ name: 'email.sent' });
+
+    const [items] = transactions();
+    expect(items![0]!.Update).toMatchObject({ Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` }, ConditionExpression: '#status IN (:from0, :from1)', ExpressionAttributeValues: expect.objectContaining({ ':status': 'SENT' }) });
+    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.sent', emailId: EMAIL });
+    expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'sent' } })]));
+  });
+
+  it('leaves it to the sender when it finishes while the Send event repairs (the transaction condition fails)', async () => {
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: { ...emailRecord, status: 'SENDING' } });
+    ddb.on(TransactWriteCommand).rejects(new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] }));
+
+    await expect(applySesEvent(fixture('send'))).resolves.toBeUndefined();
+    expect(counterUpdates()).toHaveLength(0);
   });
 
   it('throws (so EventBridge retries) when DynamoDB fails', async () => {
-    ddb.on(TransactWriteCommand).rejects(new Error('service unavailable'));
+    ddb.on(PutCommand).rejects(new Error('service unavailable'));
 
     await expect(applySesEvent(fixture('open'))).rejects.toThrow('service unavailable');
   });
 });
-
