@@ -13,7 +13,8 @@ import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './s
  * - GET /_local/arrivals: the millisecond arrival time of every accepted SendEmail (for pacing
  *   measurements; /store has only whole seconds);
  * - event publishing: every accepted email publishes SES's Send and Delivery events (the shape
- *   SES puts on EventBridge) to `publish`, which feeds the ses-events handler, and
+ *   SES puts on EventBridge) to `publish`, which feeds the ses-events handler — like SES, after
+ *   the SendEmail response (Send about 1 s later, Delivery about 1 s after that) — and
  *   POST /_local/simulate { emailId | messageId, type, bounceType?, link? } publishes a bounce,
  *   complaint, open, click, reject or delay for an email that was sent;
  * - email identities (CreateEmailIdentity, GetEmailIdentity, DeleteEmailIdentity) with Easy DKIM
@@ -41,6 +42,12 @@ const IDENTITIES_PATH = '/v2/email/identities';
 
 const SEND_EMAIL_PATH = '/v2/email/outbound-emails';
 
+/** After an accepted SendEmail: its Send event, then (after that) its Delivery event. */
+const SEND_EVENT_DELAY_MS = 1_000;
+const DELIVERY_EVENT_DELAY_MS = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 export function startSesFront(options: SesFrontOptions): Promise<Server> {
   const arrivals: { at: number; messageId: string }[] = [];
   const sent = new Map<string, SentMail>();
@@ -50,6 +57,19 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
   /** Like SES, publishing never fails the send: errors are logged. */
   const publish = (mail: SentMail, type: SimulatedType, extra: { bounceType?: string; link?: string } = {}) =>
     options.publish(sesEvent(mail, type, extra)).catch((error) => console.error(`Publishing the SES ${type} event failed`, error));
+  /**
+   * Like SES, the Send and Delivery events come after SendEmail has answered — the sender has
+   * recorded SENT by then, as it normally has in AWS — and in that order (each is applied before
+   * the next is published).
+   */
+  const publishLater = (mail: SentMail) => {
+    void (async () => {
+      await sleep(SEND_EVENT_DELAY_MS);
+      await publish(mail, 'send');
+      await sleep(DELIVERY_EVENT_DELAY_MS);
+      await publish(mail, 'delivery');
+    })();
+  };
   const server = createServer((req, res) => {
     void handle(req, res).catch((error) => {
       console.error('Local SES front failed', error);
@@ -94,8 +114,7 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
       const emailId = mail.tags.mw_email?.[0];
       if (emailId) sent.set(emailId, mail);
       res.writeHead(upstream.status, upstream.headers).end(upstream.body);
-      await publish(mail, 'send');
-      await publish(mail, 'delivery');
+      publishLater(mail);
       return;
     }
     res.writeHead(upstream.status, upstream.headers).end(upstream.body);
