@@ -10,8 +10,8 @@ import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './s
  * - fault injection for SendEmail — LOCAL_SES_THROTTLE_RATE and LOCAL_SES_FAILURE_RATE (0–1) answer
  *   that fraction of calls with the error shapes SES really returns (TooManyRequestsException 429,
  *   InternalServiceErrorException 500), so retries are exercised without a branch in the sender;
- * - GET /_local/arrivals: the millisecond arrival time of every accepted SendEmail (for pacing
- *   measurements; /store has only whole seconds);
+ * - GET /_local/arrivals: the millisecond arrival time of every accepted SendEmail, taken when the
+ *   request came in (for pacing measurements; /store has only whole seconds);
  * - event publishing: every accepted email publishes SES's Send and Delivery events (the shape
  *   SES puts on EventBridge) to `publish`, which feeds the ses-events handler — like SES, after
  *   the SendEmail response (Send about 1 s later, Delivery about 1 s after that) — and
@@ -78,6 +78,8 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
+    // When SES would count the request: on arrival, not when the emulator behind has answered.
+    const receivedAt = Date.now();
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/_local/arrivals') {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ arrivals }));
@@ -108,7 +110,7 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
     const upstream = await forward(req, body, options.emulatorPort);
     if (isSend && upstream.status === 200) {
       const { MessageId } = JSON.parse(upstream.body.toString('utf8')) as { MessageId: string };
-      arrivals.push({ at: Date.now(), messageId: MessageId });
+      arrivals.push({ at: receivedAt, messageId: MessageId });
       const mail = sentMail(MessageId, JSON.parse(body.toString('utf8')));
       sent.set(MessageId, mail);
       const emailId = mail.tags.mw_email?.[0];
