@@ -5,8 +5,9 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
-import { freePort } from './ports';
+import { Worker } from 'node:worker_threads';
 import type { SesFrontOptions } from './ses';
+import type { SesParentMessage, SesWorkerData, SesWorkerMessage } from './ses-worker';
 
 /**
  * The emulators behind the local AWS. Each starts a real server on localhost that the unchanged
@@ -85,17 +86,37 @@ export async function startSqs(port: number): Promise<Stop> {
   return () => closeServer(server);
 }
 
-/** aws-ses-v2-local on an internal port, behind the SES front (infra/local/ses.ts) on SES_PORT. */
+/**
+ * aws-ses-v2-local on an internal port, behind the SES front (infra/local/ses.ts) on SES_PORT, in a
+ * worker thread (infra/local/ses-worker.ts): SES counts a request when it arrives, so the local SES
+ * must not wait for the stack's busy main loop to notice it. `publish` runs here, in the main thread.
+ */
 export async function startSes(port: number, options: Omit<SesFrontOptions, 'port' | 'emulatorPort'>): Promise<Stop> {
-  const module = await import('aws-ses-v2-local');
-  const start = (module.default as unknown as { default?: typeof module.default }).default ?? module.default;
-  const emulatorPort = await freePort();
-  const emulator = await start({ host: '127.0.0.1', port: emulatorPort });
-  const { startSesFront } = await import('./ses');
-  const front = await startSesFront({ port, emulatorPort, ...options });
+  const { publish, ...rest } = options;
+  const workerData: SesWorkerData = { port, ...rest };
+  const worker = new Worker(new URL('./ses-worker.mjs', import.meta.url), { workerData });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new StartupError(`The local SES worker exited (${code}) before it was ready`)));
+    worker.on('message', (message: SesWorkerMessage) => {
+      if (message.type === 'ready') resolve();
+      if (message.type === 'failed') reject(new StartupError(`The local SES did not start: ${message.message}`));
+      if (message.type === 'publish') {
+        publish(message.event).then(
+          () => worker.postMessage({ type: 'published', id: message.id } satisfies SesParentMessage),
+          (error: Error) => worker.postMessage({ type: 'published', id: message.id, error: error.message } satisfies SesParentMessage),
+        );
+      }
+    });
+  });
+  worker.removeAllListeners('exit');
+  worker.removeAllListeners('error');
+  worker.on('error', (error) => console.error('The local SES worker failed', error));
   return async () => {
-    await closeServer(front);
-    await closeServer(emulator);
+    const stopped = new Promise<void>((resolve) => worker.on('message', (message: SesWorkerMessage) => message.type === 'stopped' && resolve()));
+    worker.postMessage({ type: 'stop' } satisfies SesParentMessage);
+    await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    await worker.terminate();
   };
 }
 
