@@ -74,7 +74,25 @@ export async function acquireSendSlot(ratePerSecond: number, clock: () => number
   });
   const wait = slot - clock();
   if (wait > 0) await sleep(wait);
+  const cap = Math.max(1, Math.floor(ratePerSecond * SAFETY));
+  for (;;) {
+    const now = clock();
+    while (released.length > 0 && now - released[0]! >= 1000) released.shift();
+    if (released.length < cap) {
+      released.push(now);
+      return;
+    }
+    await sleep(Math.max(1, released[0]! + 1000 - now));
+  }
 }
+
+/**
+ * The clock times at which this instance let its sends of the last second go. Timers fire late
+ * when the event loop is busy, and the sends of every slot that fell due during a stall would go
+ * out together: besides its slot, a send waits until fewer than floor(SAFETY·rate) sends of this
+ * instance went out in the last second — by the clock, whatever the timers did.
+ */
+const released: number[] = [];
 
 async function drain(interval: number, clock: () => number): Promise<void> {
   if (draining) return;
@@ -128,4 +146,5 @@ function storedTat(item: Record<string, unknown> | undefined): number | undefine
 /** For tests: forget the tat this instance last saw. */
 export function resetPacerMemory(): void {
   lastSeenTat = undefined;
+  released.length = 0;
 }

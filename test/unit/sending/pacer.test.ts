@@ -160,4 +160,21 @@ describe('acquireSendSlot', () => {
       { ':expected': now + interval, ':next': now + 3 * interval },
     ]);
   });
+
+  it('lets no more than floor(SAFETY·rate) sends of this instance go in any second by the clock, even when their timers fire together', async () => {
+    // Prepare: rate 3 (at most 2 a second); the clock stands still at T as if every timer fired
+    // late together, until it moves on by a second
+    ddb.on(UpdateCommand).resolves({});
+    const start = 1_000_000;
+    let clock = start;
+    const released: number[] = [];
+    setTimeout(() => (clock = start + 1000), 800);
+
+    // Act
+    await Promise.all([0, 1, 2].map(() => acquireSendSlot(3, () => clock).then(() => released.push(clock))));
+
+    // Assess
+    expect(Math.floor(3 * SAFETY)).toBe(2);
+    expect(released).toEqual([start, start, start + 1000]);
+  });
 });
