@@ -10,8 +10,8 @@ import { dlqName, queues } from '../../infra/queues';
 import { streamConsumers } from '../../infra/streams';
 
 const consumerGroups = queues.flatMap((spec) => (spec.consumer ? [spec.consumer.group] : []));
-/** Functions outside the route table and the queue specs: the authorizer and event consumers. */
-const otherFunctions = ['authorizer', 'ses-events', ...streamConsumers.map((spec) => spec.group)];
+/** Functions outside the route table and the queue specs: the authorizer, event consumers and scheduled functions. */
+const otherFunctions = ['authorizer', 'ses-events', 'segment-refresh', ...streamConsumers.map((spec) => spec.group)];
 /** Dead-letter queues outside infra/queues.ts (each with an alarm): for event-driven functions. */
 const otherDlqs = ['SesEventsDlq', ...streamConsumers.map((spec) => `${spec.group}-stream-dlq`)];
 const functionCount = functionGroups.length + consumerGroups.length + otherFunctions.length;
@@ -255,7 +255,7 @@ describe('MailwrightStack (default: data retained)', () => {
     });
     const sesEventsId = logicalIdAt(template, 'AWS::Lambda::Function', 'SesEventsFunction');
     const dlqId = logicalIdAt(template, 'AWS::SQS::Queue', 'SesEventsDlq');
-    const [, rule] = only(template, 'AWS::Events::Rule');
+    const [, rule] = only(template, 'AWS::Events::Rule', { Properties: { Description: 'SES events of the mailwright configuration set' } });
     expect(rule.Properties.EventPattern).toEqual({
       source: ['aws.ses'],
       'detail-type': expect.arrayContaining(['Email Delivered', 'Email Bounced', 'Email Complaint Received', 'Email Opened', 'Email Clicked']),
