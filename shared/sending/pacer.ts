@@ -74,25 +74,40 @@ export async function acquireSendSlot(ratePerSecond: number, clock: () => number
   });
   const wait = slot - clock();
   if (wait > 0) await sleep(wait);
-  const cap = Math.max(1, Math.floor(ratePerSecond * SAFETY));
-  for (;;) {
-    const now = clock();
-    while (released.length > 0 && now - released[0]! >= 1000) released.shift();
-    if (released.length < cap) {
-      released.push(now);
-      return;
-    }
-    await sleep(Math.max(1, released[0]! + 1000 - now));
-  }
 }
 
 /**
- * The clock times at which this instance let its sends of the last second go. Timers fire late
- * when the event loop is busy, and the sends of every slot that fell due during a stall would go
- * out together: besides its slot, a send waits until fewer than floor(SAFETY·rate) sends of this
- * instance went out in the last second — by the clock, whatever the timers did.
+ * The clock times at which this instance's SendEmail requests of the last second left.
  */
 const released: number[] = [];
+
+/** The earliest time this instance's next request may leave, spaced by slot intervals. */
+let gateTat = 0;
+/** How many slot intervals a request may leave early, to catch up after its timer fired late. */
+const GATE_TOLERANCE_SLOTS = 2;
+
+/**
+ * The last gate, where a SendEmail request leaves (an SES client middleware after signing, see
+ * sender.ts). Timers fire late when the event loop is busy, and the sends of every slot that fell
+ * due during a stall would otherwise leave together and reach SES as a burst above the rate. So,
+ * per instance, requests leave one slot interval apart (GCRA, catching up by at most two
+ * intervals after a late timer), and fewer than floor(SAFETY·rate) in any second by the clock.
+ */
+export async function admitSend(ratePerSecond: number, clock: () => number = Date.now): Promise<void> {
+  const cap = Math.max(1, Math.floor(ratePerSecond * SAFETY));
+  const interval = slotIntervalMs(ratePerSecond);
+  for (;;) {
+    const now = clock();
+    while (released.length > 0 && now - released[0]! >= 1000) released.shift();
+    const wait = Math.max(released.length < cap ? 0 : released[0]! + 1000 - now, gateTat - GATE_TOLERANCE_SLOTS * interval - now);
+    if (wait <= 0) {
+      released.push(now);
+      gateTat = Math.max(gateTat, now) + interval;
+      return;
+    }
+    await sleep(Math.max(1, wait));
+  }
+}
 
 async function drain(interval: number, clock: () => number): Promise<void> {
   if (draining) return;
@@ -147,4 +162,5 @@ function storedTat(item: Record<string, unknown> | undefined): number | undefine
 export function resetPacerMemory(): void {
   lastSeenTat = undefined;
   released.length = 0;
+  gateTat = 0;
 }

@@ -16,14 +16,17 @@ import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
 import { countOutcome } from '../stats/stats';
 import { isSuppressed } from '../suppression/suppression';
-import { acquireSendSlot } from './pacer';
-import { buildSendEmailInput, classifySesError, sesClient, type AttachmentContent } from './ses';
+import { acquireSendSlot, admitSend } from './pacer';
+import { buildSendEmailInput, classifySesError, gateSendEmail, sesClient, type AttachmentContent } from './ses';
 
 /** Configuration, read once at cold start. */
 const config = {
   configurationSet: requiredEnv('SES_CONFIGURATION_SET'),
   ratePerSecond: integerEnv('SEND_RATE_PER_SECOND', 14, { max: 10_000 }),
 };
+
+// Besides its paced slot, every SendEmail passes this instance's per-second cap where it leaves.
+gateSendEmail(() => admitSend(config.ratePerSecond));
 
 /** How long a claim owns the email; a sender that dies frees it after this. */
 export const LEASE_MS = 60_000;

@@ -11,6 +11,20 @@ export const sesClient = new SESv2Client({
   requestHandler: { connectionTimeout: 5_000, requestTimeout: 20_000 },
 });
 
+/**
+ * Runs `gate` right before each SendEmail request leaves (after serializing and signing, at the
+ * end of the SDK's finalize step), so that what SES counts is what the gate admitted.
+ */
+export function gateSendEmail(gate: () => Promise<void>): void {
+  sesClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'SendEmailCommand') await gate();
+      return next(args);
+    },
+    { step: 'finalizeRequest', priority: 'low', name: 'mailwrightSendGate' },
+  );
+}
+
 export interface AttachmentContent {
   filename: string;
   contentType: string;

@@ -1,7 +1,8 @@
+import { jest } from '@jest/globals';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { acquireSendSlot, nextSlot, pacerUpdateInput, resetPacerMemory, SAFETY, slotIntervalMs } from '../../../shared/sending/pacer';
+import { acquireSendSlot, admitSend, nextSlot, pacerUpdateInput, resetPacerMemory, SAFETY, slotIntervalMs } from '../../../shared/sending/pacer';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
@@ -161,20 +162,55 @@ describe('acquireSendSlot', () => {
     ]);
   });
 
-  it('lets no more than floor(SAFETY·rate) sends of this instance go in any second by the clock, even when their timers fire together', async () => {
-    // Prepare: rate 3 (at most 2 a second); the clock stands still at T as if every timer fired
-    // late together, until it moves on by a second
-    ddb.on(UpdateCommand).resolves({});
-    const start = 1_000_000;
-    let clock = start;
+  it('admitSend spaces requests of this instance by the slot interval, letting at most two catch up at once', async () => {
+    // Prepare: rate 10 (slot interval 1000 / 9.7 ms); five requests out of one event-loop stall
     const released: number[] = [];
-    setTimeout(() => (clock = start + 1000), 800);
+    const start = Date.now();
 
     // Act
-    await Promise.all([0, 1, 2].map(() => acquireSendSlot(3, () => clock).then(() => released.push(clock))));
+    await Promise.all([0, 1, 2, 3, 4].map(() => admitSend(10).then(() => released.push(Date.now() - start))));
 
-    // Assess
+    // Assess: three leave together (the first plus two of tolerance), then one interval apart
+    const interval = slotIntervalMs(10);
+    expect(released[2]! - released[0]!).toBeLessThan(interval / 2);
+    expect(released[3]! - released[2]!).toBeGreaterThanOrEqual(interval - 1);
+    expect(released[4]! - released[3]!).toBeGreaterThanOrEqual(interval - 1);
+  });
+
+  it('admitSend lets no more than floor(SAFETY·rate) requests of this instance leave in any second by the clock', async () => {
+    // Prepare: rate 3 (at most 2 a second); a fake clock that advances only when the gate sleeps,
+    // by what it asked for
+    let clock = 1_000_000;
+    const released: number[] = [];
+    jest.spyOn(global, 'setTimeout').mockImplementation(((callback: () => void, ms: number) => {
+      clock += ms;
+      queueMicrotask(callback);
+      return 0 as never;
+    }) as never);
+
+    // Act
+    for (let i = 0; i < 3; i++) {
+      await admitSend(3, () => clock);
+      released.push(clock - 1_000_000);
+    }
+
+    // Assess: the second may catch up, the third waits until the first is a second old
+    jest.restoreAllMocks();
     expect(Math.floor(3 * SAFETY)).toBe(2);
-    expect(released).toEqual([start, start, start + 1000]);
+    expect(released[0]).toBe(0);
+    expect(released[1]).toBe(0);
+    expect(released[2]).toBe(1000);
+  });
+});
+
+describe('the sender gates SendEmail where it leaves', () => {
+  it('registers admitSend as the last finalize-step middleware of the sending SES client', async () => {
+    await import('../../../shared/sending/sender');
+    const { sesClient } = await import('../../../shared/sending/ses');
+
+    const stack = sesClient.middlewareStack.identify();
+
+    expect(stack.filter((entry) => entry.startsWith('mailwrightSendGate'))).toEqual(['mailwrightSendGate - finalizeRequest']);
+    expect(stack.findIndex((entry) => entry.startsWith('mailwrightSendGate'))).toBeGreaterThan(stack.findIndex((entry) => entry.includes('httpSigningMiddleware') || entry.includes('awsAuthMiddleware')));
   });
 });
