@@ -215,14 +215,14 @@ describe('MailwrightStack (default: data retained)', () => {
     template.resourceCountIs('AWS::ApiGateway::Account', 0);
   });
 
-  test('the sender consumes the send queue in batches of 10, at most 5 at once, reporting partial batch failures', () => {
+  test('the sender consumes the send queue in batches of 10, at most 8 at once, reporting partial batch failures', () => {
     const senderId = logicalIdAt(template, 'AWS::Lambda::Function', 'SenderFunction');
     const sendQueueId = logicalIdAt(template, 'AWS::SQS::Queue', 'SendQueue');
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: senderId },
       EventSourceArn: { 'Fn::GetAtt': [sendQueueId, 'Arn'] },
       BatchSize: 10,
-      ScalingConfig: { MaximumConcurrency: 5 },
+      ScalingConfig: { MaximumConcurrency: 8 },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     const sender = template.toJSON().Resources[senderId] as Resource;
