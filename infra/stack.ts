@@ -28,12 +28,12 @@ import {
   type GatewayResponseSpec,
 } from './gateway-responses';
 import { dlqName, queues } from './queues';
-import { CORS_ALLOW_HEADERS, functionGroups, routes as routeTable, type FunctionGroup, type Route } from './routes';
+import { CORS_ALLOW_HEADERS, functionGroups, routes as routeTable, type FunctionGroup, type Route } from '../shared/http/routes';
 
 export interface MailwrightStackProps extends StackProps {
   /** Keep the table (with point-in-time recovery) and the bucket when the stack goes. Default true. */
   retainData?: boolean;
-  /** The route table to serve; only tests pass another one (default: infra/routes.ts). */
+  /** The route table to serve; only tests pass another one (default: shared/http/routes.ts). */
   routes?: readonly Route[];
 }
 

@@ -1,5 +1,5 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { routes } from '../../infra/routes';
+import { routes } from '../../shared/http/routes';
 import { logger } from '../../shared/observability/logger';
 import { parseAuthorizationHeader } from '../../shared/projects/api-keys';
 import { findApiKey } from '../../shared/projects/projects';

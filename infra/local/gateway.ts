@@ -8,11 +8,11 @@ import type {
   Context,
 } from 'aws-lambda';
 import { AUTHORIZER_CACHE_TTL_SECONDS, gatewayResponseHeaders, gatewayResponses, gatewayResponseTemplate } from '../gateway-responses';
-import { CORS_ALLOW_HEADERS, routes, type Route } from '../routes';
+import { CORS_ALLOW_HEADERS, routes, type Route } from '../../shared/http/routes';
 import { lambdaContext } from './lambda-context';
 
 /**
- * A local REST API (v1) gateway: serves every route of infra/routes.ts through the real
+ * A local REST API (v1) gateway: serves every route of shared/http/routes.ts through the real
  * authorizer and handlers with API Gateway's event shapes, emulating what the deployed API does:
  * missing Authorization → 401 without invoking the authorizer; thrown 'Unauthorized' → 401;
  * the returned policy evaluated per method ARN (and cached per Authorization header for

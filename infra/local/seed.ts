@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { KeyKind } from '../routes';
+import type { KeyKind } from '../../shared/http/routes';
 import { parseAuthorizationHeader } from '../../shared/projects/api-keys';
 import { putVerifiedDomain } from '../../shared/domains/domains';
 import { createProject, findApiKey, getProject, rotateApiKey, type CreatedProject } from '../../shared/projects/projects';

@@ -3,7 +3,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { DEFAULT_MAX_BODY_BYTES, findRoute, routeKey, type KeyKind, type Route } from '../../infra/routes';
+import { DEFAULT_MAX_BODY_BYTES, findRoute, routeKey, type KeyKind, type Route } from './routes';
 import { admitRequest } from '../access/admission';
 import { logger } from '../observability/logger';
 import { errorBody, successBody, toApiError } from './envelope';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { KeyKind } from '../../infra/routes';
+import type { KeyKind } from '../http/routes';
 
 /**
  * API keys: `sk_` (secret) or `pk_` (public) + 43 base62 characters (256 random bits, so they

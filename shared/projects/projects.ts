@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import type { KeyKind } from '../../infra/routes';
+import type { KeyKind } from '../http/routes';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { routes } from '../../infra/routes';
+import { routes } from '../../shared/http/routes';
 import { MailwrightStack } from '../../infra/stack';
 import { streamConsumers } from '../../infra/streams';
 

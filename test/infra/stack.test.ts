@@ -15,7 +15,7 @@ const otherFunctions = ['authorizer', 'ses-events', 'segment-refresh', ...stream
 /** Dead-letter queues outside infra/queues.ts (each with an alarm): for event-driven functions. */
 const otherDlqs = ['SesEventsDlq', ...streamConsumers.map((spec) => `${spec.group}-stream-dlq`)];
 const functionCount = functionGroups.length + consumerGroups.length + otherFunctions.length;
-import { functionGroups, routes, type Route } from '../../infra/routes';
+import { functionGroups, routes, type Route } from '../../shared/http/routes';
 import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
 import { tableSchema } from '../../shared/db/schema';
 
@@ -310,7 +310,7 @@ describe('MailwrightStack (default: data retained)', () => {
     });
   });
 
-  test('every route of infra/routes.ts is a CUSTOM-authorized proxy method on its group function, and nothing else', () => {
+  test('every route of shared/http/routes.ts is a CUSTOM-authorized proxy method on its group function, and nothing else', () => {
     const methods = methodsByRoute(template);
     const expected = routes.map((route) => `${route.method} ${route.path}`);
     const corsPaths = new Set(routes.filter((route) => route.cors).map((route) => route.path));

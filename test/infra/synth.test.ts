@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { functionGroups } from '../../infra/routes';
+import { functionGroups } from '../../shared/http/routes';
 
 const run = promisify(execFile);
 
