@@ -41,6 +41,7 @@ export function localSettings() {
       DYNAMODB_PORT: port('DYNAMODB_PORT', 8000),
       SQS_PORT: port('SQS_PORT', 9324),
       S3_PORT: port('S3_PORT', 4569),
+      SCHEDULER_PORT: port('SCHEDULER_PORT', 8006),
     },
     dataDir: process.env.MAILWRIGHT_DATA_DIR || '.mailwright',
     tableName: 'mailwright',
@@ -70,6 +71,10 @@ export function localAwsEnvironment(settings: LocalSettings): Record<string, str
     AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${ports.SQS_PORT}`,
     AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${ports.SES_PORT}`,
     AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${ports.S3_PORT}`,
+    // The local EventBridge Scheduler (infra/local/scheduler.ts); any group and role are accepted.
+    AWS_ENDPOINT_URL_SCHEDULER: `http://127.0.0.1:${ports.SCHEDULER_PORT}`,
+    SCHEDULE_GROUP_NAME: 'mailwright',
+    SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/mailwright-scheduler',
     TABLE_NAME: settings.tableName,
     PAYLOAD_BUCKET: settings.bucketName,
     SES_CONFIGURATION_SET: 'mailwright',

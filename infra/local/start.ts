@@ -52,6 +52,8 @@ async function main() {
   const { createResources } = await import('./resources');
   const queueUrls = await createResources(settings);
   Object.assign(process.env, queueUrls);
+  // After the queues exist: due schedules (also those missed while stopped) fire into them.
+  stops.push(await (await import('./scheduler')).startScheduler({ port: ports.SCHEDULER_PORT, file: path.join(settings.dataDir, 'scheduler.json') }));
 
   const { seedLocalProject } = await import('./seed');
   const project = await seedLocalProject(path.join(settings.dataDir, 'local-project.json'), {

@@ -23,7 +23,7 @@ export interface LocalStack {
 }
 
 export async function startLocalStack(extraEnv: Record<string, string> = {}): Promise<LocalStack> {
-  const ports = { PORT: await freePort(), SES_PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), S3_PORT: await freePort() };
+  const ports = { PORT: await freePort(), SES_PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), S3_PORT: await freePort(), SCHEDULER_PORT: await freePort() };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mailwright-'));
   const env: Record<string, string> = {
     ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),

@@ -9,3 +9,5 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.PAYLOAD_BUCKET = 'mailwright-payloads-test';
 process.env.SES_CONFIGURATION_SET = 'mailwright-test';
 process.env.SEGMENT_BUILD_QUEUE_URL = 'http://localhost:9324/000000000000/segment-builds-test';
+process.env.SCHEDULE_GROUP_NAME = 'mailwright-test';
+process.env.SCHEDULER_ROLE_ARN = 'arn:aws:iam::123456789012:role/mailwright-scheduler-test';
