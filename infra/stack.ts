@@ -16,6 +16,8 @@ import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-l
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../shared/db/schema';
 import { MailwrightFunction } from './constructs/mailwright-function';
@@ -107,6 +109,17 @@ export class MailwrightStack extends Stack {
       queuesByName.set(spec.name, queue);
     }
     const sendQueue = queuesByName.get('send')!;
+
+    // ---- EventBridge Scheduler: one-time schedules (campaigns, workflow delays) into queues -------
+    // Functions create schedules in this group only and pass this role only (bindScheduler); the
+    // role may do nothing but send to the queues those functions name as targets.
+    const scheduleGroup = new ScheduleGroup(this, 'ScheduleGroup', { removalPolicy: RemovalPolicy.DESTROY });
+    const schedulerRole = new Role(this, 'SchedulerRole', {
+      description: 'Assumed by EventBridge Scheduler to deliver Mailwright schedules to their queues',
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+    });
+    const scheduler = { group: scheduleGroup, role: schedulerRole };
+    new CfnOutput(this, 'ScheduleGroupName', { value: scheduler.group.scheduleGroupName });
 
     // ---- SES: every email goes through this configuration set ---------------------------------
     // A custom open/click tracking domain: `-c trackingDomain=track.example.com` (README "Events").

@@ -5,7 +5,9 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
@@ -122,6 +124,31 @@ export class MailwrightFunction extends NodejsFunction {
       }),
     );
     this.addEnvironment('PAYLOAD_BUCKET', bucket.bucketName);
+    return this;
+  }
+
+  /**
+   * Create, update, read and delete one-time schedules in the group (shared/scheduler/schedules.ts),
+   * pass the scheduler role (and no other) to EventBridge Scheduler, and let that role send to the
+   * target queues; sets SCHEDULE_GROUP_NAME and SCHEDULER_ROLE_ARN.
+   */
+  bindScheduler(scheduler: { group: IScheduleGroup; role: IRole }, targets: IQueue[]): this {
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:GetSchedule', 'scheduler:DeleteSchedule'],
+        resources: [Stack.of(this).formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${scheduler.group.scheduleGroupName}/*` })],
+      }),
+    );
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [scheduler.role.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
+    );
+    for (const queue of targets) queue.grantSendMessages(scheduler.role);
+    this.addEnvironment('SCHEDULE_GROUP_NAME', scheduler.group.scheduleGroupName);
+    this.addEnvironment('SCHEDULER_ROLE_ARN', scheduler.role.roleArn);
     return this;
   }
 }
