@@ -45,7 +45,7 @@ export const gatewayResponses: readonly GatewayResponseSpec[] = [
 export function gatewayResponseTemplate(spec: GatewayResponseSpec, statusCode: number | string): string {
   const suggestion = spec.suggestion ? `,"suggestion":${quoted(spec.suggestion)}` : '';
   return (
-    `{"success":false,"error":{"code":"${spec.code}","message":${spec.message},"statusCode":${statusCode},` +
+    `{"success":false,"message":${spec.message},"error":{"code":"${spec.code}","message":${spec.message},"statusCode":${statusCode},` +
     `"requestId":"$context.requestId"${suggestion}},"timestamp":"$context.requestTime"}`
   );
 }

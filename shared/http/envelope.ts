@@ -2,6 +2,8 @@ import { ApiError } from './errors';
 
 export interface ErrorEnvelope {
   success: false;
+  /** error.message again at the top level, where Plunk's client library reads it. */
+  message: string;
   error: {
     code: string;
     message: string;
@@ -20,6 +22,7 @@ export function successBody<T>(data: T) {
 export function errorBody(error: ApiError, requestId: string): ErrorEnvelope {
   return {
     success: false,
+    message: error.message,
     error: {
       code: error.code,
       message: error.message,

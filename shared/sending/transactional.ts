@@ -4,6 +4,7 @@ import { findVerifiedDomainFor } from '../domains/domains';
 import { putEmails, type AttachmentRef, type EmailAddress, type EmailRecord } from '../emails/emails';
 import { ApiError, validationFailed } from '../http/errors';
 import { attachmentKey, putPayload } from '../payloads/payloads';
+import { markdownToHtml } from '../templates/markdown';
 import { assertTemplateParses, renderMessage, templateView } from '../templates/render';
 import { getTemplate, type Template } from '../templates/templates';
 import { enqueueEmails } from './send-queue';
@@ -29,8 +30,9 @@ const UPSERT_CONCURRENCY = 8;
 export async function sendTransactional(projectId: string, request: SendRequest): Promise<SendResult> {
   const template = request.template ? await getTemplate(projectId, request.template) : undefined;
   const subject = request.subject ?? template!.subject;
-  const html = request.body ?? template!.body;
-  assertTemplateParses({ subject: request.subject, body: request.body });
+  const body = request.body !== undefined && request.type === 'markdown' ? markdownToHtml(request.body) : request.body;
+  const html = body ?? template!.body;
+  assertTemplateParses({ subject: request.subject, body });
   const from = resolveFrom(request, template);
   await assertVerifiedSender(projectId, from.email);
 

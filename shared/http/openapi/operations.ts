@@ -1,0 +1,273 @@
+import * as v from 'valibot';
+import { listContactsQuerySchema, patchContactSchema, upsertContactSchema } from '../../contacts/schemas';
+import { contactResponseSchema, upsertedContactResponseSchema } from '../../contacts/responses';
+import { createDomainSchema } from '../../domains/schemas';
+import { domainResponseSchema } from '../../domains/responses';
+import { listEventsQuerySchema, trackRequestSchema } from '../../events/schemas';
+import { eventNameResponseSchema, eventResponseSchema, trackResponseSchema } from '../../events/responses';
+import { createSegmentSchema, listQuerySchema, patchSegmentSchema } from '../../segments/schemas';
+import { segmentResponseSchema } from '../../segments/responses';
+import { sendRequestSchema } from '../../sending/schemas';
+import { sendResponseSchema } from '../../sending/responses';
+import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema } from '../../templates/schemas';
+import { templateResponseSchema } from '../../templates/responses';
+import { verifyRequestSchema } from '../../verification/schemas';
+import { verificationResponseSchema } from '../../verification/responses';
+import { deletedSchema, pageSchema } from '../responses';
+
+/** An error a route answers beyond those the generator adds from the route's shape. */
+export interface ErrorCase {
+  status: number;
+  code: string;
+  when: string;
+}
+
+export interface OperationDoc {
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** JSON request body (valibot, converted by its input type). */
+  body?: v.GenericSchema;
+  bodyExample?: unknown;
+  /** Query parameters (a valibot object of strings). */
+  query?: v.GenericSchema;
+  /** Request headers the route reads. */
+  headers?: { name: string; description: string; schema: Record<string, unknown> }[];
+  /** Enveloped JSON success `{ success: true, data }`, or a raw body (no envelope). */
+  success: { status: number; description: string; data: v.GenericSchema; example?: unknown } | { status: number; description: string; mediaType: string; schema: Record<string, unknown> };
+  errors?: readonly ErrorCase[];
+}
+
+const notFound = (what: string): ErrorCase => ({ status: 404, code: 'NOT_FOUND', when: `No ${what} with this id in the project` });
+const concurrent: ErrorCase = { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The resource changed concurrently; retry' };
+const invalidTemplate: ErrorCase = { status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, or subject/body is not a valid template (field code INVALID_TEMPLATE)' };
+
+const contactExample = { email: 'ada@example.com', subscribed: true, data: { firstName: 'Ada', plan: 'pro' } };
+
+/**
+ * THE per-route documentation, keyed by route key ('METHOD /path'). Every route of
+ * shared/http/routes.ts has an entry, and every entry a route (test/unit/openapi checks both).
+ */
+export const operations: Record<string, OperationDoc> = {
+  'POST /contacts': {
+    operationId: 'upsertContact',
+    tag: 'Contacts',
+    summary: 'Create or update a contact',
+    description: 'Upsert by email: creates the contact (201) or updates the one with this email (200). Top-level data keys merge into the stored data; a null value removes the key.',
+    body: upsertContactSchema,
+    bodyExample: contactExample,
+    success: { status: 201, description: 'Created (200 when a contact with this email was updated)', data: upsertedContactResponseSchema },
+    errors: [concurrent],
+  },
+  'GET /contacts': {
+    operationId: 'listContacts',
+    tag: 'Contacts',
+    summary: 'List contacts',
+    description: 'Cursor pagination: pass nextCursor as cursor until hasMore is false. search matches the beginning of the email.',
+    query: listContactsQuerySchema,
+    success: { status: 200, description: 'A page of contacts', data: pageSchema(contactResponseSchema) },
+  },
+  'GET /contacts/{id}': {
+    operationId: 'getContact',
+    tag: 'Contacts',
+    summary: 'Get a contact',
+    success: { status: 200, description: 'The contact', data: contactResponseSchema },
+    errors: [notFound('contact')],
+  },
+  'PATCH /contacts/{id}': {
+    operationId: 'updateContact',
+    tag: 'Contacts',
+    summary: 'Update a contact',
+    description: 'Changes email, subscribed and/or data (merged; null removes a key).',
+    body: patchContactSchema,
+    bodyExample: { subscribed: false, data: { plan: null } },
+    success: { status: 200, description: 'The updated contact', data: contactResponseSchema },
+    errors: [notFound('contact'), { status: 409, code: 'EMAIL_TAKEN', when: 'Another contact has this email' }, concurrent],
+  },
+  'DELETE /contacts/{id}': {
+    operationId: 'deleteContact',
+    tag: 'Contacts',
+    summary: 'Delete a contact',
+    success: { status: 200, description: 'Deleted', data: deletedSchema },
+    errors: [notFound('contact'), concurrent],
+  },
+
+  'POST /templates': {
+    operationId: 'createTemplate',
+    tag: 'Templates',
+    summary: 'Create a template',
+    description: 'Subject and body accept {{mustache}} variables, filled from the data of a send.',
+    body: createTemplateSchema,
+    bodyExample: { name: 'Welcome', subject: 'Welcome, {{firstName}}', body: '<p>Hello {{firstName}}</p>', type: 'TRANSACTIONAL', from: { name: 'Acme', email: 'hello@mail.example.com' } },
+    success: { status: 201, description: 'The template', data: templateResponseSchema },
+    errors: [invalidTemplate],
+  },
+  'GET /templates': {
+    operationId: 'listTemplates',
+    tag: 'Templates',
+    summary: 'List templates',
+    query: listTemplatesQuerySchema,
+    success: { status: 200, description: 'A page of templates', data: pageSchema(templateResponseSchema) },
+  },
+  'GET /templates/{id}': {
+    operationId: 'getTemplate',
+    tag: 'Templates',
+    summary: 'Get a template',
+    success: { status: 200, description: 'The template', data: templateResponseSchema },
+    errors: [notFound('template')],
+  },
+  'PATCH /templates/{id}': {
+    operationId: 'updateTemplate',
+    tag: 'Templates',
+    summary: 'Update a template',
+    description: 'The given fields replace the stored ones; from: null and replyTo: null remove them.',
+    body: patchTemplateSchema,
+    bodyExample: { subject: 'Welcome aboard, {{firstName}}' },
+    success: { status: 200, description: 'The updated template', data: templateResponseSchema },
+    errors: [notFound('template'), invalidTemplate, concurrent],
+  },
+  'DELETE /templates/{id}': {
+    operationId: 'deleteTemplate',
+    tag: 'Templates',
+    summary: 'Delete a template',
+    success: { status: 200, description: 'Deleted', data: deletedSchema },
+    errors: [notFound('template'), concurrent],
+  },
+
+  'POST /v1/send': {
+    operationId: 'sendEmail',
+    tag: 'Sending',
+    summary: 'Send transactional email',
+    description:
+      'Queues one email per recipient (duplicates collapse), creating or updating each recipient contact. Give subject and body, or a template (its subject, body, from and reply-to; the request overrides them). type "markdown" renders the body as Markdown (raw HTML in it is escaped). The from domain must be verified. Sending is paced to the SES rate.',
+    body: sendRequestSchema,
+    bodyExample: { to: 'ada@example.com', subject: 'Your receipt', body: '<p>Thanks, {{firstName}}!</p>', from: 'billing@mail.example.com', data: { firstName: 'Ada' } },
+    headers: [{ name: 'Idempotency-Key', description: 'Repeats with the same key and body within 24 h answer the first response without sending again (Idempotent-Replayed: true)', schema: { type: 'string', minLength: 1, maxLength: 255 } }],
+    success: { status: 200, description: 'Queued', data: sendResponseSchema },
+    errors: [
+      { status: 403, code: 'FROM_DOMAIN_NOT_VERIFIED', when: 'The from domain is not a verified domain of the project' },
+      { status: 404, code: 'NOT_FOUND', when: 'No template with this id' },
+      { status: 409, code: 'IDEMPOTENCY_KEY_REUSED', when: 'The Idempotency-Key was used with another body in the last 24 h' },
+      { status: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS', when: 'A request with this Idempotency-Key is still running' },
+    ],
+  },
+  'POST /v1/verify': {
+    operationId: 'verifyEmail',
+    tag: 'Sending',
+    summary: 'Verify an email address',
+    description: 'Syntax, disposable domain, likely typo (with a suggestion in reasons), role account, +tag, domain and MX records. An undeliverable address is a 200 with valid false.',
+    body: verifyRequestSchema,
+    bodyExample: { email: 'ada@gmial.com' },
+    success: { status: 200, description: 'The verdict', data: verificationResponseSchema },
+  },
+  'POST /v1/track': {
+    operationId: 'trackEvent',
+    tag: 'Events',
+    summary: 'Track an event',
+    description:
+      'Creates or updates the contact and records a custom event. Accepts public keys (pk_) and CORS. A data value may be written { value, persistent }: persistent values are also stored on the contact, others only on the event; plain values are stored on both.',
+    body: trackRequestSchema,
+    bodyExample: { email: 'ada@example.com', event: 'signed-up', data: { plan: 'pro', source: { value: 'ad-campaign', persistent: false } } },
+    success: { status: 200, description: 'Recorded', data: trackResponseSchema },
+  },
+
+  'POST /domains': {
+    operationId: 'createDomain',
+    tag: 'Domains',
+    summary: 'Add a sending domain',
+    description: 'Registers the domain with SES; publish the returned DNS records to verify it.',
+    body: createDomainSchema,
+    bodyExample: { domain: 'mail.example.com' },
+    success: { status: 201, description: 'The domain, PENDING', data: domainResponseSchema },
+    errors: [
+      { status: 409, code: 'DOMAIN_EXISTS', when: 'The domain is already a domain of this project' },
+      { status: 409, code: 'DOMAIN_TAKEN', when: 'The domain belongs to another project' },
+    ],
+  },
+  'GET /domains': {
+    operationId: 'listDomains',
+    tag: 'Domains',
+    summary: 'List domains',
+    success: { status: 200, description: 'All domains of the project (one page)', data: pageSchema(domainResponseSchema) },
+  },
+  'GET /domains/{id}': {
+    operationId: 'getDomain',
+    tag: 'Domains',
+    summary: 'Get a domain',
+    description: 'A pending domain\'s status is refreshed from SES.',
+    success: { status: 200, description: 'The domain', data: domainResponseSchema },
+    errors: [notFound('domain')],
+  },
+  'DELETE /domains/{id}': {
+    operationId: 'deleteDomain',
+    tag: 'Domains',
+    summary: 'Remove a domain',
+    success: { status: 200, description: 'Deleted', data: deletedSchema },
+    errors: [notFound('domain')],
+  },
+
+  'GET /events': {
+    operationId: 'listEvents',
+    tag: 'Events',
+    summary: 'List events',
+    description: 'Newest first; filter by contact (contactId or email), event name and time range.',
+    query: listEventsQuerySchema,
+    success: { status: 200, description: 'A page of events', data: pageSchema(eventResponseSchema) },
+  },
+  'GET /events/names': {
+    operationId: 'listEventNames',
+    tag: 'Events',
+    summary: 'List event names',
+    success: { status: 200, description: 'Every event name with its count (one page)', data: pageSchema(eventNameResponseSchema) },
+  },
+
+  'POST /segments': {
+    operationId: 'createSegment',
+    tag: 'Segments',
+    summary: 'Create a segment',
+    description: 'trackMembership keeps membership current (segment.entered / segment.exited events); otherwise the segment is evaluated on demand.',
+    body: createSegmentSchema,
+    bodyExample: { name: 'Pro customers', filters: { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }, trackMembership: true },
+    success: { status: 201, description: 'The segment with its member count', data: segmentResponseSchema },
+    errors: [{ status: 422, code: 'SEGMENT_TOO_LARGE', when: 'The audience is too large to evaluate on demand; use trackMembership' }],
+  },
+  'GET /segments': {
+    operationId: 'listSegments',
+    tag: 'Segments',
+    summary: 'List segments',
+    query: listQuerySchema,
+    success: { status: 200, description: 'A page of segments', data: pageSchema(segmentResponseSchema) },
+  },
+  'GET /segments/{id}': {
+    operationId: 'getSegment',
+    tag: 'Segments',
+    summary: 'Get a segment',
+    success: { status: 200, description: 'The segment with its member count', data: segmentResponseSchema },
+    errors: [notFound('segment'), { status: 422, code: 'SEGMENT_TOO_LARGE', when: 'The audience is too large to evaluate on demand' }],
+  },
+  'PATCH /segments/{id}': {
+    operationId: 'updateSegment',
+    tag: 'Segments',
+    summary: 'Update a segment',
+    body: patchSegmentSchema,
+    bodyExample: { name: 'Pro and team customers' },
+    success: { status: 200, description: 'The updated segment', data: segmentResponseSchema },
+    errors: [notFound('segment'), concurrent, { status: 422, code: 'SEGMENT_TOO_LARGE', when: 'The audience is too large to evaluate on demand' }],
+  },
+  'DELETE /segments/{id}': {
+    operationId: 'deleteSegment',
+    tag: 'Segments',
+    summary: 'Delete a segment',
+    success: { status: 200, description: 'Deleted', data: deletedSchema },
+    errors: [notFound('segment')],
+  },
+  'GET /segments/{id}/contacts': {
+    operationId: 'listSegmentContacts',
+    tag: 'Segments',
+    summary: 'List segment members',
+    query: listQuerySchema,
+    success: { status: 200, description: 'A page of member contacts', data: pageSchema(contactResponseSchema) },
+    errors: [notFound('segment'), { status: 422, code: 'SEGMENT_TOO_LARGE', when: 'The audience is too large to evaluate on demand' }],
+  },
+};
