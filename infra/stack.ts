@@ -256,10 +256,12 @@ export class MailwrightStack extends Stack {
     const routes = props.routes ?? routeTable;
     const corsMethodsByPath = new Map<string, Set<string>>();
     for (const route of routes) {
-      api.root.resourceForPath(route.path).addMethod(route.method, integrations.get(route.group)!, {
-        authorizer,
-        authorizationType: AuthorizationType.CUSTOM,
-      });
+      api.root.resourceForPath(route.path).addMethod(
+        route.method,
+        integrations.get(route.group)!,
+        // Public routes (unsubscribe links, the API document) take no key: no authorizer.
+        route.auth === 'none' ? { authorizationType: AuthorizationType.NONE } : { authorizer, authorizationType: AuthorizationType.CUSTOM },
+      );
       if (route.cors) {
         const methods = corsMethodsByPath.get(route.path) ?? new Set<string>();
         corsMethodsByPath.set(route.path, methods.add(route.method));

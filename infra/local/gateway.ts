@@ -85,24 +85,29 @@ export function createLocalGateway(options: GatewayOptions): Server {
 
     const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${STAGE}/${method}${matched.route.path}`;
     const headers = singleValueHeaders(req);
-    const authorization = headerValue(headers, 'authorization');
-    if (!authorization) return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
+    // Routes with auth 'none' are AuthorizationType NONE in the stack: no authorizer, no key.
+    let authorized: APIGatewayAuthorizerResult | undefined;
+    if (matched.route.auth !== 'none') {
+      const authorization = headerValue(headers, 'authorization');
+      if (!authorization) return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
 
-    let policy = cache.get(authorization);
-    if (!policy || policy.expiresAt <= Date.now()) {
-      try {
-        const result = await options.authorizer(authorizerEvent(methodArn, matched, url, headers, requestId));
-        policy = { result, expiresAt: Date.now() + ttlMs };
-        if (ttlMs > 0) cache.set(authorization, policy);
-      } catch (error) {
-        if (error instanceof Error && error.message === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
-        console.error('Authorizer failed', error);
-        return sendGatewayResponse(res, 'AUTHORIZER_FAILURE', 500, requestId);
+      let policy = cache.get(authorization);
+      if (!policy || policy.expiresAt <= Date.now()) {
+        try {
+          const result = await options.authorizer(authorizerEvent(methodArn, matched, url, headers, requestId));
+          policy = { result, expiresAt: Date.now() + ttlMs };
+          if (ttlMs > 0) cache.set(authorization, policy);
+        } catch (error) {
+          if (error instanceof Error && error.message === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
+          console.error('Authorizer failed', error);
+          return sendGatewayResponse(res, 'AUTHORIZER_FAILURE', 500, requestId);
+        }
       }
+      if (!allows(policy.result, methodArn)) return sendGatewayResponse(res, 'ACCESS_DENIED', 403, requestId);
+      authorized = policy.result;
     }
-    if (!allows(policy.result, methodArn)) return sendGatewayResponse(res, 'ACCESS_DENIED', 403, requestId);
 
-    const event = proxyEvent(method, url, matched, headers, req, body, requestId, policy.result);
+    const event = proxyEvent(method, url, matched, headers, req, body, requestId, authorized);
     const handler = await options.handlerFor(matched.route.group);
     let result: APIGatewayProxyResult;
     try {
@@ -271,7 +276,7 @@ function proxyEvent(
   req: IncomingMessage,
   body: Buffer,
   requestId: string,
-  authorization: APIGatewayAuthorizerResult,
+  authorization: APIGatewayAuthorizerResult | undefined,
 ): APIGatewayProxyEvent {
   const query = queryParameters(url);
   const multiValueHeaders: Record<string, string[]> = {};
@@ -288,7 +293,7 @@ function proxyEvent(
     stageVariables: null,
     requestContext: {
       ...requestContext(method, url, matched.route, headers, requestId),
-      authorizer: { ...authorization.context, principalId: authorization.principalId, integrationLatency: 0 },
+      ...(authorization ? { authorizer: { ...authorization.context, principalId: authorization.principalId, integrationLatency: 0 } } : {}),
     } as APIGatewayProxyEvent['requestContext'],
     body: body.length ? body.toString('utf8') : null,
     isBase64Encoded: false,

@@ -10,6 +10,7 @@ import { errorBody, successBody, toApiError } from './envelope';
 import { ApiError, badRequest, forbidden, notFound, payloadTooLarge, unauthorized } from './errors';
 
 export interface HttpRequest {
+  /** The key's project; '' on routes without the authorizer (Route.auth 'none'). */
   projectId: string;
   keyKind: KeyKind;
   requestId: string;
@@ -21,7 +22,13 @@ export interface HttpRequest {
 
 export interface HttpResult {
   statusCode?: number;
-  data: unknown;
+  /** Sent as JSON in the success envelope. */
+  data?: unknown;
+  /**
+   * Sent as it is instead of the envelope (an HTML page, a document), with the Content-Type the
+   * handler sets in `headers`; a page may set its own Content-Security-Policy there too.
+   */
+  body?: string;
   headers?: Record<string, string>;
 }
 
@@ -38,6 +45,7 @@ type Event = APIGatewayProxyEvent & { route?: Route };
 export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>>) {
   return middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(httpHeaderNormalizer())
+    .use(ownSecurityPolicy())
     .use(httpSecurityHeaders())
     .use(errorEnvelope())
     .use(routeAndAdmit())
@@ -48,7 +56,7 @@ export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>
       if (!handle) throw notFound('Route');
       const auth = event.requestContext.authorizer ?? {};
       const result = await handle({
-        projectId: auth.projectId as string,
+        projectId: (auth.projectId as string | undefined) ?? '',
         keyKind: auth.keyKind as KeyKind,
         requestId: event.requestContext.requestId,
         pathParameters: event.pathParameters ?? {},
@@ -56,12 +64,31 @@ export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>
         headers: event.headers ?? {},
         body: event.body,
       });
+      const policy = result.headers?.['Content-Security-Policy'];
+      if (policy) ownPolicies.set(event, policy);
       return {
         statusCode: result.statusCode ?? 200,
         headers: { 'Content-Type': 'application/json', ...corsHeaders(route), ...result.headers },
-        body: JSON.stringify(successBody(result.data)),
+        body: result.body ?? JSON.stringify(successBody(result.data)),
       };
     });
+}
+
+/** The Content-Security-Policy a handler set on its response, by event. */
+const ownPolicies = new WeakMap<object, string>();
+
+/**
+ * On HTML responses the security headers forbid everything (default-src 'none', form-action
+ * 'none'); a page that needs a form or a style sets its own Content-Security-Policy, which this
+ * restores (its after step runs after theirs).
+ */
+function ownSecurityPolicy(): MiddlewareObj<Event, APIGatewayProxyResult> {
+  return {
+    after: async (request) => {
+      const policy = ownPolicies.get(request.event);
+      if (policy && request.response?.headers) request.response.headers['Content-Security-Policy'] = policy;
+    },
+  };
 }
 
 function corsHeaders(route: Route | undefined): Record<string, string> {
@@ -75,12 +102,15 @@ function routeAndAdmit(): MiddlewareObj<Event, APIGatewayProxyResult> {
       const route = findRoute(event.httpMethod, event.resource);
       if (!route) throw notFound('Route');
       event.route = route;
-      const auth = event.requestContext.authorizer;
-      if (!auth?.projectId || !auth.keyId) throw unauthorized();
-      if (!route.keys.includes(auth.keyKind as KeyKind)) {
-        throw forbidden('FORBIDDEN', 'This API key may not be used on this route; use a secret key');
+      // Routes without the authorizer have no key, so no project to admit.
+      if (route.auth !== 'none') {
+        const auth = event.requestContext.authorizer;
+        if (!auth?.projectId || !auth.keyId) throw unauthorized();
+        if (!route.keys.includes(auth.keyKind as KeyKind)) {
+          throw forbidden('FORBIDDEN', 'This API key may not be used on this route; use a secret key');
+        }
+        await admitRequest({ projectId: auth.projectId, keyId: auth.keyId });
       }
-      await admitRequest({ projectId: auth.projectId, keyId: auth.keyId });
       const limit = route.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
       if (event.body && bodyBytes(event) > limit) throw payloadTooLarge(limit);
     },

@@ -14,6 +14,12 @@ export interface Route {
   keys: readonly KeyKind[];
   /** Browsers call this route from other origins: answer CORS preflight and add CORS headers. */
   cors?: boolean;
+  /**
+   * 'none': a public route without the authorizer and without a project from a key (API Gateway
+   * AuthorizationType NONE; `keys` is empty): unsubscribe links, the API document. Its handler
+   * finds whatever it needs in the request itself.
+   */
+  auth?: 'none';
   /** Largest accepted request body, in bytes (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
 }

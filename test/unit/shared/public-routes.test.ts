@@ -1,0 +1,95 @@
+import { jest } from '@jest/globals';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Route } from '../../../shared/http/routes';
+
+// A route table with one public route (auth 'none') beside a keyed one.
+const testRoutes: Route[] = [
+  { method: 'GET', path: '/page/{token}', group: 'contacts', keys: [], auth: 'none' },
+  { method: 'GET', path: '/contacts', group: 'contacts', keys: ['secret'] },
+];
+const actual = await import('../../../shared/http/routes');
+jest.unstable_mockModule('../../../shared/http/routes', () => ({
+  ...actual,
+  routes: testRoutes,
+  findRoute: (method: string, path: string) => testRoutes.find((route) => route.method === method && route.path === path),
+}));
+const admitRequest = jest.fn(async () => undefined);
+jest.unstable_mockModule('../../../shared/access/admission', () => ({ admitRequest }));
+const { createHttpHandler } = await import('../../../shared/http/handler');
+const { createLocalGateway } = await import('../../../infra/local/gateway');
+
+const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'";
+
+const pageHandler = createHttpHandler({
+  'GET /page/{token}': async (request) => ({
+    statusCode: request.pathParameters.token === 'bad' ? 400 : 200,
+    body: `<p>project "${request.projectId}"</p>`,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_POLICY },
+  }),
+  'GET /contacts': async () => ({ data: [] }),
+});
+
+function event(resource: string, path: string, authorizer?: Record<string, unknown>): APIGatewayProxyEvent {
+  return {
+    resource,
+    path,
+    httpMethod: 'GET',
+    headers: {},
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: { token: path.split('/').pop()! },
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'r1', ...(authorizer ? { authorizer } : {}) } as never,
+  };
+}
+
+beforeEach(() => admitRequest.mockClear());
+
+describe('routes without the authorizer (auth: none)', () => {
+  it('reach their handler without a key or admission, and may answer a page with its own Content-Type and Content-Security-Policy', async () => {
+    // Act
+    const response = await pageHandler(event('/page/{token}', '/page/ok'), {} as Context);
+    // Assess
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('<p>project ""</p>');
+    expect(response.headers).toMatchObject({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_POLICY });
+    expect(admitRequest).not.toHaveBeenCalled();
+  });
+
+  it('keep the key check on every other route', async () => {
+    // Act
+    const response = await pageHandler(event('/contacts', '/contacts'), {} as Context);
+    // Assess
+    expect(response.statusCode).toBe(401);
+    expect(JSON.parse(response.body).error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('are served by the local gateway without calling the authorizer, while keyed routes still need a key', async () => {
+    // Prepare
+    const authorizer = jest.fn(async () => {
+      throw new Error('Unauthorized');
+    });
+    const handler = jest.fn(async (incoming: APIGatewayProxyEvent) => ({ statusCode: 200, headers: { 'Content-Type': 'text/html' }, body: `authorizer: ${JSON.stringify(incoming.requestContext.authorizer ?? null)}` }));
+    const gateway = createLocalGateway({ handlerFor: async () => handler as never, authorizer: authorizer as never, health: async () => ({ ok: true, detail: {} }) });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', () => resolve()));
+    const base = `http://127.0.0.1:${(gateway.address() as { port: number }).port}`;
+    try {
+      // Act
+      const page = await fetch(`${base}/page/abc`);
+      const keyed = await fetch(`${base}/contacts`);
+      // Assess
+      expect(page.status).toBe(200);
+      expect(await page.text()).toBe('authorizer: null');
+      expect(keyed.status).toBe(401);
+      expect(authorizer).not.toHaveBeenCalled();
+      expect(handler).toHaveBeenCalledTimes(1);
+    } finally {
+      gateway.closeAllConnections();
+      await new Promise((resolve) => gateway.close(resolve));
+    }
+  });
+});
+
