@@ -1,16 +1,18 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
+  AccessLogFormat,
   AuthorizationType,
   Cors,
   IdentitySource,
   LambdaIntegration,
+  LogGroupLogDestination,
   RequestAuthorizer,
   ResponseType,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -20,6 +22,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../shared/db/schema';
+import { deadLetterQueue } from './constructs/dead-letter-queue';
 import { MailwrightFunction } from './constructs/mailwright-function';
 import { addStreamConsumers } from './constructs/stream-consumers';
 import {
@@ -65,6 +68,9 @@ export class MailwrightStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: retainData },
       removalPolicy,
     });
+    if (!retainData) {
+      Validations.of(table).acknowledge({ id: 'AwsSolutions-DDB3', reason: 'Throwaway stacks (-c throwaway=true) are trials deleted with their data; the default stack has point-in-time recovery' });
+    }
     for (const index of tableSchema.globalSecondaryIndexes) {
       table.addGlobalSecondaryIndex({
         indexName: index.indexName,
@@ -74,11 +80,24 @@ export class MailwrightStack extends Stack {
       });
     }
 
+    // S3 server access logs of the payload bucket (who read or wrote which object), kept 90 days.
+    const accessLogsBucket = new Bucket(this, 'AccessLogsBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED, // the only encryption S3 log delivery supports
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy,
+      autoDeleteObjects: !retainData,
+    });
+    Validations.of(accessLogsBucket).acknowledge({ id: 'AwsSolutions-S1', reason: 'The access-log bucket itself: logging it would log its own log deliveries' });
+
     const payloadBucket = new Bucket(this, 'PayloadBucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
       lifecycleRules: [{ expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      serverAccessLogsBucket: accessLogsBucket,
+      serverAccessLogsPrefix: 'payload-bucket/',
       removalPolicy,
       autoDeleteObjects: !retainData,
     });
@@ -86,24 +105,12 @@ export class MailwrightStack extends Stack {
     // ---- Queues: each with its DLQ and an alarm on anything landing there -----------------------
     const queuesByName = new Map<string, Queue>();
     for (const spec of queues) {
-      const dlq = new Queue(this, pascal(dlqName(spec.name)), {
-        retentionPeriod: Duration.days(14),
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-      });
+      const dlq = deadLetterQueue(this, pascal(dlqName(spec.name)), `Messages in ${dlqName(spec.name)}: ${spec.name} messages failed ${spec.maxReceiveCount} times`);
       const queue = new Queue(this, `${pascal(spec.name)}Queue`, {
         visibilityTimeout: Duration.seconds(spec.visibilityTimeoutSeconds),
         deadLetterQueue: { queue: dlq, maxReceiveCount: spec.maxReceiveCount },
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
-      });
-      new Alarm(this, `${pascal(dlqName(spec.name))}Alarm`, {
-        alarmDescription: `Messages in ${dlqName(spec.name)}: ${spec.name} messages failed ${spec.maxReceiveCount} times`,
-        metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
       });
       new CfnOutput(this, `${pascal(spec.name)}QueueUrl`, { value: queue.queueUrl });
       queuesByName.set(spec.name, queue);
@@ -157,6 +164,7 @@ export class MailwrightStack extends Stack {
         environment: { RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
       });
       fn.bindTable(table);
+      Validations.of(fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason: 'Invoked synchronously by API Gateway: the caller receives the error, no event is left to keep' });
       functions.set(group, fn);
     }
     functions.get('public')!.bindQueue(sendQueue, 'SEND_QUEUE_URL').bindBucket(payloadBucket);
@@ -192,31 +200,33 @@ export class MailwrightStack extends Stack {
     // The authorizer only looks the key up (GetItem): read access is enough.
     const authorizerFunction = new MailwrightFunction(this, 'AuthorizerFunction', { group: 'authorizer', logRemovalPolicy: removalPolicy });
     authorizerFunction.bindTable(table, 'read');
+    Validations.of(authorizerFunction).acknowledge({ id: 'Serverless-LambdaDLQ', reason: 'Invoked synchronously by API Gateway as the authorizer: a failure is answered with a 500, no event is left to keep' });
 
     // ---- Table stream consumers (infra/streams.ts): segment membership ---------------------------
     addStreamConsumers(this, table, { timeoutSeconds: CONSUMER_TIMEOUT_SECONDS, logRemovalPolicy: removalPolicy });
 
     // ---- Daily refresh of tracked segments that age with time (withinDays) -----------------------
-    const segmentRefreshFunction = new MailwrightFunction(this, 'SegmentRefreshFunction', { group: 'segment-refresh', logRemovalPolicy: removalPolicy });
+    // Undeliverable schedule events (EventBridge) and failed runs (Lambda's asynchronous retries) land in one DLQ.
+    const segmentRefreshDlq = deadLetterQueue(this, 'SegmentRefreshDlq', 'The daily refresh of tracked segments failed after its retries');
+    const segmentRefreshFunction = new MailwrightFunction(this, 'SegmentRefreshFunction', { group: 'segment-refresh', logRemovalPolicy: removalPolicy, deadLetterQueue: segmentRefreshDlq });
     segmentRefreshFunction.bindTable(table, 'read').bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
     new Rule(this, 'SegmentRefreshSchedule', {
       description: 'Queues the daily rebuild of tracked segments with withinDays conditions',
       schedule: Schedule.cron({ minute: '0', hour: '3' }),
-      targets: [new LambdaFunction(segmentRefreshFunction, { retryAttempts: 2 })],
+      targets: [new LambdaFunction(segmentRefreshFunction, { retryAttempts: 2, deadLetterQueue: segmentRefreshDlq })],
     });
 
     // ---- SES events: configuration set → default bus → rule (retries, DLQ) → ses-events ---------
-    const sesEventsFunction = new MailwrightFunction(this, 'SesEventsFunction', { group: 'ses-events', timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS), logRemovalPolicy: removalPolicy });
-    sesEventsFunction.bindTable(table);
-    const sesEventsDlq = new Queue(this, 'SesEventsDlq', { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
-    new Alarm(this, 'SesEventsDlqAlarm', {
-      alarmDescription: 'SES events the ses-events function could not apply after its retries',
-      metric: sesEventsDlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
+    // EventBridge invokes asynchronously: events it cannot deliver and events whose processing still
+    // fails after Lambda's two asynchronous retries both land in this DLQ.
+    const sesEventsDlq = deadLetterQueue(this, 'SesEventsDlq', 'SES events the ses-events function could not apply after its retries');
+    const sesEventsFunction = new MailwrightFunction(this, 'SesEventsFunction', {
+      group: 'ses-events',
+      timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
+      logRemovalPolicy: removalPolicy,
+      deadLetterQueue: sesEventsDlq,
     });
+    sesEventsFunction.bindTable(table);
     new Rule(this, 'SesEventsRule', {
       description: 'SES events of the mailwright configuration set',
       eventPattern: {
@@ -228,18 +238,28 @@ export class MailwrightStack extends Stack {
     });
 
     // ---- API ---------------------------------------------------------------------------------
+    const apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy });
     const api = new RestApi(this, 'Api', {
       restApiName: 'Mailwright',
       description: 'Mailwright email API',
-      // No execution logging, so no account-wide CloudWatch role (an AWS::ApiGateway::Account singleton).
+      // No execution logging, so no account-wide CloudWatch role (an AWS::ApiGateway::Account singleton);
+      // access logs (one JSON line per request) and X-Ray traces need none.
       cloudWatchRole: false,
       deployOptions: {
         stageName: 'api',
-        tracingEnabled: false,
+        tracingEnabled: true,
+        accessLogDestination: new LogGroupLogDestination(apiAccessLogs),
+        accessLogFormat: AccessLogFormat.custom(JSON.stringify(apiAccessLogFields)),
         throttlingBurstLimit: 200,
         throttlingRateLimit: 100,
       },
     });
+    Validations.of(api).acknowledge(
+      { id: 'AwsSolutions-COG4', reason: 'No Cognito users: API keys are checked by the Lambda request authorizer' },
+      { id: 'AwsSolutions-APIG2', reason: 'Requests are validated in the functions, so invalid input gets the API error envelope with field-level errors (422)' },
+      { id: 'AwsSolutions-APIG3', reason: 'WAF is left to the operator (paid per web ACL and request); stage throttling and per-project rate limits apply' },
+      { id: 'AwsSolutions-APIG6', reason: 'Execution logging needs the account-wide API Gateway CloudWatch role; access logs and X-Ray traces cover each request' },
+    );
 
     const authorizer = new RequestAuthorizer(this, 'ApiKeyAuthorizer', {
       handler: authorizerFunction,
@@ -296,6 +316,23 @@ export class MailwrightStack extends Stack {
     new CfnOutput(this, 'PayloadBucketName', { value: payloadBucket.bucketName });
   }
 }
+
+/** One JSON access-log line per request: the requestId is the correlation id the functions log. */
+const apiAccessLogFields = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  ip: '$context.identity.sourceIp',
+  requestTime: '$context.requestTime',
+  method: '$context.httpMethod',
+  resourcePath: '$context.resourcePath',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  projectId: '$context.authorizer.projectId',
+  errorType: '$context.error.responseType',
+  xrayTraceId: '$context.xrayTraceId',
+};
 
 function positiveInteger(raw: unknown, fallback: number, name: string): number {
   if (raw === undefined || raw === null || raw === '') return fallback;

@@ -1,15 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, type IEventSource, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { tableSchema } from '../../shared/db/schema';
 
 /** The repository root: entries, package-lock.json and tsconfig.json are found from here. */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,12 +24,18 @@ export interface MailwrightFunctionProps {
   environment?: Record<string, string>;
   /** Of the function's log group (default RETAIN, like every CDK log group). */
   logRemovalPolicy?: RemovalPolicy;
+  /** Only for functions invoked asynchronously (EventBridge): where events go after Lambda's two retries. */
+  deadLetterQueue?: IQueue;
 }
 
+/** The CloudWatch namespace of the functions' EMF metrics (shared/observability/metrics.ts). */
+export const METRICS_NAMESPACE = 'Mailwright';
+
 /**
- * Every Mailwright Lambda: Node.js 22 on arm64, bundled by esbuild as minified ESM with source maps
- * and its own AWS SDK, logs kept one month. Resources are attached only through the bind methods,
- * which grant the access and set the variable the code reads in one call, so the two cannot drift.
+ * Every Mailwright Lambda: Node.js 24 on arm64, bundled by esbuild as minified ESM with source maps
+ * and its own AWS SDK, logs kept one month, X-Ray active tracing, a role of its own with no
+ * AWS-managed policy. Resources are attached only through the bind methods, which grant the access
+ * and set the variable the code reads in one call, so the two cannot drift.
  */
 export class MailwrightFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: MailwrightFunctionProps) {
@@ -35,24 +43,39 @@ export class MailwrightFunction extends NodejsFunction {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
+    // Instead of AWSLambdaBasicExecutionRole (logs:* on every log group): write to its own group only.
+    const role = new Role(scope, `${id}ServiceRole`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
+    Validations.of(role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments/PutTelemetryRecords (and dynamodb:ListStreams for stream consumers) support no resource-level permissions',
+    });
     super(scope, id, {
       entry: `${projectRoot}functions/${props.group}/handler.ts`,
       handler: 'handler',
       projectRoot,
       depsLockFilePath: `${projectRoot}package-lock.json`,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
       logGroup,
+      role,
+      ...(props.deadLetterQueue ? { deadLetterQueue: props.deadLetterQueue } : {}),
+      tracing: Tracing.ACTIVE,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_SERVICE_NAME: 'mailwright',
+        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        // Responses and errors can carry addresses and message content: traces keep timings only.
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
         ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: 'node24',
         minify: true,
         sourceMap: true,
         // The runtime's built-in SDK may lag behind the one we test (e.g. SES Attachments).
@@ -64,12 +87,41 @@ export class MailwrightFunction extends NodejsFunction {
     });
   }
 
-  /** Read/write (or read-only) data access to the table; sets TABLE_NAME. */
+  /**
+   * Read/write (or read-only) data access to the table; sets TABLE_NAME. The indexes are granted
+   * by name (tableSchema), Query only, instead of grantReadWriteData's `index/*`.
+   */
   bindTable(table: ITable, access: 'readWrite' | 'read' = 'readWrite'): this {
-    if (access === 'read') table.grantReadData(this);
-    else table.grantReadWriteData(this);
+    const read = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable'];
+    const write = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+    this.addToRolePolicy(new PolicyStatement({ actions: access === 'read' ? read : [...read, ...write], resources: [table.tableArn] }));
+    this.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: tableSchema.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`),
+      }),
+    );
     this.addEnvironment('TABLE_NAME', table.tableName);
     return this;
+  }
+
+  /**
+   * Functions fed by an event source mapping are invoked synchronously by it: a failed SQS message
+   * returns to its queue and reaches the queue's redrive DLQ; failed stream records go to the
+   * mapping's on-failure destination. A function-level DLQ (asynchronous invocations) has nothing to catch.
+   */
+  override addEventSource(source: IEventSource): void {
+    super.addEventSource(source);
+    Validations.of(this).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason: 'Invoked by an event source mapping, never asynchronously: failures go to the queue redrive DLQ or the mapping on-failure destination',
+    });
+    if (source instanceof SqsEventSource) {
+      Validations.of(this).acknowledge({
+        id: 'Serverless-LambdaEventSourceMappingDestination',
+        reason: 'Lambda supports no on-failure destination for SQS mappings; the queue redrive policy moves failing messages to its DLQ',
+      });
+    }
   }
 
   /** Permission to send to the queue; sets `envVar` to its URL. */
@@ -95,6 +147,10 @@ export class MailwrightFunction extends NodejsFunction {
       }),
     );
     this.addEnvironment('SES_CONFIGURATION_SET', configurationSetName);
+    Validations.of(this.role!).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+      reason: 'Senders use any verified domain of the account, added at run time; the configuration set is named',
+    });
     return this;
   }
 
@@ -109,6 +165,10 @@ export class MailwrightFunction extends NodejsFunction {
         resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' })],
       }),
     );
+    Validations.of(this.role!).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
+      reason: 'Users add their sender domains at run time, so no identity name is known at deploy time',
+    });
     return this;
   }
 
@@ -124,6 +184,13 @@ export class MailwrightFunction extends NodejsFunction {
       }),
     );
     this.addEnvironment('PAYLOAD_BUCKET', bucket.bucketName);
+    const cfnBucket = bucket.node.defaultChild as CfnBucket | undefined;
+    if (cfnBucket) {
+      Validations.of(this.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(cfnBucket)}.Arn>/*]`,
+        reason: 'Object keys are made at run time (one per payload); only Get/Put/Delete of this bucket\'s objects',
+      });
+    }
     return this;
   }
 
@@ -149,6 +216,13 @@ export class MailwrightFunction extends NodejsFunction {
     for (const queue of targets) queue.grantSendMessages(scheduler.role);
     this.addEnvironment('SCHEDULE_GROUP_NAME', scheduler.group.scheduleGroupName);
     this.addEnvironment('SCHEDULER_ROLE_ARN', scheduler.role.roleArn);
+    const groupName: unknown = Stack.of(this).resolve(scheduler.group.scheduleGroupName);
+    if (typeof groupName === 'string') {
+      Validations.of(this.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${groupName}/*]`,
+        reason: 'Schedule names are made at run time (one per campaign or workflow wait); the grant is limited to this group',
+      });
+    }
     return this;
   }
 }

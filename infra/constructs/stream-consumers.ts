@@ -1,11 +1,10 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { streamConsumers } from '../streams';
+import { deadLetterQueue } from './dead-letter-queue';
 import { MailwrightFunction } from './mailwright-function';
 
 const pascal = (name: string) => name.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_, __, c: string) => c.toUpperCase());
@@ -25,15 +24,7 @@ export function addStreamConsumers(scope: Construct, table: Table, options: { ti
       logRemovalPolicy: options.logRemovalPolicy,
     });
     fn.bindTable(table);
-    const dlq = new Queue(scope, `${id}StreamDlq`, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
-    new Alarm(scope, `${id}StreamDlqAlarm`, {
-      alarmDescription: `Stream records ${spec.group} could not process after ${spec.retryAttempts} retries`,
-      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
-      threshold: 1,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-    });
+    const dlq = deadLetterQueue(scope, `${id}StreamDlq`, `Stream records ${spec.group} could not process after ${spec.retryAttempts} retries`);
     fn.addEventSource(
       new DynamoEventSource(table, {
         startingPosition: StartingPosition.LATEST,

@@ -13,7 +13,7 @@ const consumerGroups = queues.flatMap((spec) => (spec.consumer ? [spec.consumer.
 /** Functions outside the route table and the queue specs: the authorizer, event consumers and scheduled functions. */
 const otherFunctions = ['authorizer', 'ses-events', 'segment-refresh', ...streamConsumers.map((spec) => spec.group)];
 /** Dead-letter queues outside infra/queues.ts (each with an alarm): for event-driven functions. */
-const otherDlqs = ['SesEventsDlq', ...streamConsumers.map((spec) => `${spec.group}-stream-dlq`)];
+const otherDlqs = ['SesEventsDlq', 'SegmentRefreshDlq', ...streamConsumers.map((spec) => `${spec.group}-stream-dlq`)];
 const functionCount = functionGroups.length + consumerGroups.length + otherFunctions.length;
 import { functionGroups, routes, type Route } from '../../shared/http/routes';
 import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
@@ -165,12 +165,13 @@ describe('MailwrightStack (default: data retained)', () => {
     expect(queues.find((spec) => spec.name === 'send')?.maxReceiveCount).toBe(30);
   });
 
-  test('one nodejs22.x arm64 function per group plus the authorizer, with the shared settings', () => {
+  test('one nodejs24.x arm64 function per group plus the authorizer, with the shared settings', () => {
     template.resourceCountIs('AWS::Lambda::Function', functionCount);
     for (const fn of Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]) {
       expect(fn.Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
         Handler: 'index.handler',
         Environment: { Variables: { NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_LOG_LEVEL: 'INFO', TABLE_NAME: { Ref: tableId } } },
         LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
@@ -182,18 +183,22 @@ describe('MailwrightStack (default: data retained)', () => {
       expect(fn.Properties.Environment.Variables.RATE_LIMIT_PER_MINUTE).toBe('1000');
     }
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    template.resourceCountIs('AWS::Logs::LogGroup', functionCount);
+    template.resourceCountIs('AWS::Logs::LogGroup', functionCount + 1); // + the API's access logs
   });
 
   test('group functions may read and write the table; the authorizer may only read it', () => {
     const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
-    const tableResources = [{ 'Fn::GetAtt': [tableId, 'Arn'] }, { 'Fn::Join': ['', [{ 'Fn::GetAtt': [tableId, 'Arn'] }, '/index/*']] }];
-    /** The one statement of the function's policy: every grant of ours is table-only for now. */
+    const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+    const indexArns = tableSchema.globalSecondaryIndexes.map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.indexName}`]] }));
+    /** The function's table statement; its indexes are granted by name, Query only (no index/*). */
     const statementOf = (fnPath: string) => {
-      const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': `Mailwright/${fnPath}/ServiceRole/DefaultPolicy/Resource` } });
-      const tableStatements = policy.Properties.PolicyDocument.Statement.filter((statement: { Resource: unknown }) => JSON.stringify(statement.Resource) === JSON.stringify(tableResources));
+      const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': `Mailwright/${fnPath}ServiceRole/DefaultPolicy/Resource` } });
+      const statements = policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[]; Resource: unknown }[];
+      const tableStatements = statements.filter((statement) => JSON.stringify(statement.Resource) === JSON.stringify(tableArn));
       expect(tableStatements).toHaveLength(1);
-      expect(tableStatements[0].Effect).toBe('Allow');
+      expect(tableStatements[0]!.Effect).toBe('Allow');
+      expect(statements.filter((statement) => JSON.stringify(statement.Resource) === JSON.stringify(indexArns))).toEqual([{ Effect: 'Allow', Action: 'dynamodb:Query', Resource: indexArns }]);
+      expect(JSON.stringify(statements)).not.toContain('/index/*');
       return tableStatements[0] as { Action: string[] };
     };
     for (const group of functionGroups) {
@@ -233,7 +238,7 @@ describe('MailwrightStack (default: data retained)', () => {
 
   test('SES: a configuration set, and the sender may SendEmail only through it', () => {
     template.hasResourceProperties('AWS::SES::ConfigurationSet', { Name: 'mailwright' });
-    const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': 'Mailwright/SenderFunction/ServiceRole/DefaultPolicy/Resource' } });
+    const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': 'Mailwright/SenderFunctionServiceRole/DefaultPolicy/Resource' } });
     const ses = policy.Properties.PolicyDocument.Statement.filter((statement: { Action: unknown }) => JSON.stringify(statement.Action).includes('ses:'));
     expect(ses).toHaveLength(1);
     expect(ses[0].Action).toBe('ses:SendEmail');
@@ -271,7 +276,7 @@ describe('MailwrightStack (default: data retained)', () => {
   });
 
   test('the domains function may manage SES identities of this account, and nothing else in SES', () => {
-    const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': 'Mailwright/DomainsFunction/ServiceRole/DefaultPolicy/Resource' } });
+    const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': 'Mailwright/DomainsFunctionServiceRole/DefaultPolicy/Resource' } });
     const ses = policy.Properties.PolicyDocument.Statement.filter((statement: { Action: unknown }) => JSON.stringify(statement.Action).includes('ses:'));
     expect(ses).toHaveLength(1);
     expect(ses[0].Action).toEqual(['ses:CreateEmailIdentity', 'ses:DeleteEmailIdentity', 'ses:GetEmailIdentity']);
@@ -283,14 +288,15 @@ describe('MailwrightStack (default: data retained)', () => {
     expect(publicFn.Properties.Environment.Variables).toMatchObject({ SEND_QUEUE_URL: { Ref: logicalIdAt(template, 'AWS::SQS::Queue', 'SendQueue') }, PAYLOAD_BUCKET: expect.anything() });
   });
 
-  test('the REST API is "Mailwright", stage "api", stage throttling 200/100, no tracing, no binary or compression settings', () => {
+  test('the REST API is "Mailwright", stage "api", stage throttling 200/100, X-Ray tracing, JSON access logs, no binary or compression settings', () => {
     const [, api] = only(template, 'AWS::ApiGateway::RestApi');
     expect(api.Properties.Name).toBe('Mailwright');
     expect(api.Properties).not.toHaveProperty('BinaryMediaTypes');
     expect(api.Properties).not.toHaveProperty('MinimumCompressionSize');
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'api',
-      TracingEnabled: false,
+      TracingEnabled: true,
+      AccessLogSetting: { DestinationArn: { 'Fn::GetAtt': [logicalIdAt(template, 'AWS::Logs::LogGroup', 'ApiAccessLogs'), 'Arn'] }, Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
       MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 })],
     });
   });
@@ -397,7 +403,7 @@ describe('MailwrightStack (throwaway, custom rate limit)', () => {
       Properties: { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false } },
     });
     template.hasResource('AWS::S3::Bucket', { DeletionPolicy: 'Delete' });
-    template.resourceCountIs('Custom::S3AutoDeleteObjects', 1);
+    template.resourceCountIs('Custom::S3AutoDeleteObjects', 2); // the payload and access-log buckets
     template.allResources('AWS::Logs::LogGroup', { DeletionPolicy: 'Delete' });
   });
 
@@ -480,13 +486,17 @@ describe('MailwrightFunction bind methods', () => {
     const actions = statements.flatMap((statement) => [statement.Action].flat()).sort();
     expect(actions).toEqual(
       [
-        ...['BatchGetItem', 'ConditionCheckItem', 'DescribeTable', 'GetItem', 'GetRecords', 'GetShardIterator', 'Query', 'Scan'].map((a) => `dynamodb:${a}`),
+        ...['BatchGetItem', 'ConditionCheckItem', 'DescribeTable', 'GetItem', 'Query', 'Query'].map((a) => `dynamodb:${a}`), // Query: the table, and its indexes by name
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
         's3:DeleteObject',
         's3:GetObject',
         's3:PutObject',
         'sqs:GetQueueAttributes',
         'sqs:GetQueueUrl',
         'sqs:SendMessage',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
       ].sort(),
     );
     const s3 = statements.find((statement) => [statement.Action].flat().includes('s3:GetObject'));
