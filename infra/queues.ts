@@ -36,6 +36,16 @@ export const queues: readonly QueueSpec[] = [
     envVar: 'SEGMENT_BUILD_QUEUE_URL',
     consumer: { group: 'segment-builder', batchSize: 1, maxConcurrency: 2 },
   },
+  // Workflow steps (README "Workflows"): one message advances one execution by one step. A
+  // failing step comes back after 2, 4, 8, 16 s and then fails its execution (the runner counts
+  // receives), so the DLQ only sees messages the runner could not even read.
+  {
+    name: 'workflows',
+    maxReceiveCount: 10,
+    visibilityTimeoutSeconds: 180,
+    envVar: 'WORKFLOW_QUEUE_URL',
+    consumer: { group: 'workflow-runner', batchSize: 10, maxConcurrency: 5 },
+  },
 ];
 
 export const dlqName = (queueName: string) => `${queueName}-dlq`;

@@ -203,7 +203,18 @@ export class MailwrightStack extends Stack {
     Validations.of(authorizerFunction).acknowledge({ id: 'Serverless-LambdaDLQ', reason: 'Invoked synchronously by API Gateway as the authorizer: a failure is answered with a 500, no event is left to keep' });
 
     // ---- Table stream consumers (infra/streams.ts): segment membership ---------------------------
-    addStreamConsumers(this, table, { timeoutSeconds: CONSUMER_TIMEOUT_SECONDS, logRemovalPolicy: removalPolicy });
+    const streamFunctions = addStreamConsumers(this, table, { timeoutSeconds: CONSUMER_TIMEOUT_SECONDS, logRemovalPolicy: removalPolicy });
+
+    // ---- Workflows (README "Workflows"): triggers from the stream, steps from the workflow queue ----
+    // The trigger consumer only queues first steps and wakes; the runner sends email, waits (SQS
+    // delays up to 15 minutes, one-time schedules into the workflow queue beyond) and calls
+    // webhooks; the API cancels schedules of the executions a DELETE cancels.
+    const workflowQueue = queuesByName.get('workflows')!;
+    streamFunctions.get('workflow-triggers')!.bindQueue(workflowQueue, 'WORKFLOW_QUEUE_URL');
+    for (const fn of [consumers.get('workflow-runner')!, functions.get('workflows')!]) {
+      fn.bindQueue(workflowQueue, 'WORKFLOW_QUEUE_URL').bindScheduler(scheduler, [workflowQueue]).addEnvironment('WORKFLOW_QUEUE_ARN', workflowQueue.queueArn);
+    }
+    consumers.get('workflow-runner')!.bindQueue(sendQueue, 'SEND_QUEUE_URL');
 
     // ---- Daily refresh of tracked segments that age with time (withinDays) -----------------------
     // Undeliverable schedule events (EventBridge) and failed runs (Lambda's asynchronous retries) land in one DLQ.

@@ -15,6 +15,8 @@ export interface StreamConsumerSpec {
 export const streamConsumers: readonly StreamConsumerSpec[] = [
   // Contacts and events change tracked segments' membership (README "Segments").
   { group: 'segment-membership', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'] },
+  // New events and contacts start workflows and wake waiting executions (README "Workflows").
+  { group: 'workflow-triggers', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'] },
 ];
 
 /** Whether a change of an item with this sort key passes the consumer's filter criteria. */

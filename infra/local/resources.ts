@@ -63,6 +63,9 @@ async function createQueues(): Promise<Record<string, string>> {
       }),
     );
     urls[queue.envVar] = created.QueueUrl!;
+    // Schedules name their target queue by ARN (WORKFLOW_QUEUE_ARN…), as in the stack.
+    const target = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }));
+    urls[queue.envVar.replace(/_URL$/, '_ARN')] = target.Attributes!.QueueArn!;
     urls[`${queue.envVar.replace(/_URL$/, '')}_DLQ_URL`] = dlq.QueueUrl!;
   }
   return urls;

@@ -29,7 +29,7 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'domains'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -72,6 +72,13 @@ export const routes: readonly Route[] = [
   { method: 'PATCH', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'DELETE', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'GET', path: '/segments/{id}/contacts', group: 'segments', keys: secret },
+
+  { method: 'POST', path: '/workflows', group: 'workflows', keys: secret },
+  { method: 'GET', path: '/workflows', group: 'workflows', keys: secret },
+  { method: 'GET', path: '/workflows/{id}', group: 'workflows', keys: secret },
+  { method: 'PATCH', path: '/workflows/{id}', group: 'workflows', keys: secret },
+  { method: 'DELETE', path: '/workflows/{id}', group: 'workflows', keys: secret },
+  { method: 'GET', path: '/workflows/{id}/executions', group: 'workflows', keys: secret },
 ];
 
 export const routeKey = (method: string, path: string) => `${method} ${path}`;

@@ -127,11 +127,11 @@ export async function loadTrackedSegments(projectId: string): Promise<TrackedSeg
   return items.map((item) => ({ id: item.segmentId as string, name: item.name as string, filters: item.filters as FilterGroup, filtersVersion: item.filtersVersion as number }));
 }
 
-/** One contact's latest event times for the names the segments mention (GSI1, filtered by name). */
-async function contactEventTimes(projectId: string, contactId: string, segments: TrackedSegment[], now: number): Promise<Map<string, number>> {
+/** One contact's latest event times for the names the filters mention (GSI1, filtered by name); also a workflow CONDITION's facts. */
+export async function contactEventTimes(projectId: string, contactId: string, filters: FilterGroup[], now: number): Promise<Map<string, number>> {
   const windows = new Map<string, number>();
-  for (const segment of segments) {
-    for (const [name, from] of eventWindows(segment.filters, now)) windows.set(name, Math.min(windows.get(name) ?? from, from));
+  for (const filter of filters) {
+    for (const [name, from] of eventWindows(filter, now)) windows.set(name, Math.min(windows.get(name) ?? from, from));
   }
   if (windows.size === 0) return new Map();
   const names = [...windows.keys()];
@@ -243,7 +243,7 @@ export async function reevaluateContact(
     const now = Date.now();
     const [stored, times, current] = await Promise.all([
       documentClient.send(new GetCommand({ TableName: tableName, Key: contactKeys.contact(projectId, contactId), ConsistentRead: true })),
-      contactEventTimes(projectId, contactId, segments, now),
+      contactEventTimes(projectId, contactId, segments.map((segment) => segment.filters), now),
       memberships(projectId, contactId, segments),
     ]);
     const contact = stored.Item ? toContact(stored.Item) : undefined;

@@ -1,0 +1,38 @@
+import * as v from 'valibot';
+import { createHttpHandler } from '../../shared/http/handler';
+import { parseInput } from '../../shared/http/validation';
+import { listExecutions } from '../../shared/workflows/executions';
+import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from '../../shared/workflows/schemas';
+import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow } from '../../shared/workflows/workflows';
+
+const workflowId = v.object({ id: v.string() });
+
+export const handler = createHttpHandler({
+  'POST /workflows': async ({ projectId, body }) => ({
+    statusCode: 201,
+    data: await createWorkflow(projectId, parseInput(createWorkflowSchema, body)),
+  }),
+
+  'GET /workflows': async ({ projectId, query }) => ({
+    data: await listWorkflows(projectId, parseInput(listWorkflowsQuerySchema, query, 'query')),
+  }),
+
+  'GET /workflows/{id}': async ({ projectId, pathParameters }) => ({
+    data: await getWorkflow(projectId, parseInput(workflowId, pathParameters).id),
+  }),
+
+  'PATCH /workflows/{id}': async ({ projectId, pathParameters, body }) => {
+    const changes = parseInput(patchWorkflowSchema, body);
+    return { data: await patchWorkflow(projectId, parseInput(workflowId, pathParameters).id, changes) };
+  },
+
+  'DELETE /workflows/{id}': async ({ projectId, pathParameters }) => {
+    const { id } = parseInput(workflowId, pathParameters);
+    await deleteWorkflow(projectId, id);
+    return { data: { id, deleted: true } };
+  },
+
+  'GET /workflows/{id}/executions': async ({ projectId, pathParameters, query }) => ({
+    data: await listExecutions(projectId, parseInput(workflowId, pathParameters).id, parseInput(listExecutionsQuerySchema, query, 'query')),
+  }),
+});

@@ -1,0 +1,123 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { decodeTime } from 'ulid';
+import { documentClient } from '../aws/clients';
+import { contactKeys } from '../contacts/keys';
+import { batchGetAll } from '../db/batch';
+import { queryAll } from '../db/query';
+import { tableName } from '../db/table';
+import { eventKeys } from '../events/keys';
+import { ENTERED, EXITED } from '../segments/membership';
+import type { StreamChange } from '../streams/handler';
+import { enterWorkflow, executionIdFor, type ExecutionTrigger } from './executions';
+import { workflowKeys, type TriggerKind } from './keys';
+import { sendStepMessage } from './queue';
+import { readVersion } from './store';
+
+/**
+ * The trigger side of the engine, fed by the table's stream (functions/workflow-triggers), so
+ * /v1/track and every other writer stay as fast as they were: nothing in a request looks for
+ * workflows. Per new item:
+ * - an EVENT# item: its trigger index item (EVENT#<name>, or SEGMENT_ENTERED / SEGMENT_EXITED
+ *   #<segmentId> for segment.entered / segment.exited) — one GetItem — and the executions
+ *   waiting for this contact and event name — one Query — which get a wake message;
+ * - a CONTACT# insert: the CONTACT_CREATED index item.
+ */
+
+/** What a new table item means to workflows, if anything. */
+export interface TriggerOccurrence {
+  projectId: string;
+  contactId: string;
+  kind: TriggerKind;
+  target: string;
+  /** The stable id of what happened (event id, or contact id for a creation). */
+  seed: string;
+  at: number;
+  trigger: ExecutionTrigger;
+  /** For events: the name and time waits match on. */
+  event?: { id: string; name: string; createdAt: string };
+}
+
+export function occurrenceOf(change: Pick<StreamChange, 'eventName' | 'keys' | 'newImage'>): TriggerOccurrence | undefined {
+  if (change.eventName !== 'INSERT' || !change.newImage) return undefined;
+  const pk = String(change.keys.PK ?? '');
+  const sk = String(change.keys.SK ?? '');
+  if (!pk.startsWith('PROJECT#')) return undefined;
+  const projectId = pk.slice('PROJECT#'.length);
+  const image = change.newImage;
+  if (sk.startsWith(contactKeys.contactPrefix)) {
+    const contactId = String(image.contactId);
+    return { projectId, contactId, kind: 'CONTACT_CREATED', target: '-', seed: contactId, at: decodeTime(contactId), trigger: { type: 'CONTACT_CREATED', data: {} } };
+  }
+  if (!sk.startsWith(eventKeys.eventPrefix) || !image.contactId) return undefined;
+  const name = String(image.name);
+  const eventId = String(image.eventId);
+  const data = (image.data as Record<string, unknown> | undefined) ?? {};
+  const base = { projectId, contactId: String(image.contactId), seed: eventId, at: decodeTime(eventId), event: { id: eventId, name, createdAt: String(image.createdAt) } };
+  if (name === ENTERED || name === EXITED) {
+    const kind: TriggerKind = name === ENTERED ? 'SEGMENT_ENTERED' : 'SEGMENT_EXITED';
+    return { ...base, kind, target: String(data.segmentId), trigger: { type: kind, event: name, eventId, data } };
+  }
+  return { ...base, kind: 'EVENT', target: name, trigger: { type: 'EVENT', event: name, eventId, data } };
+}
+
+/** The enabled workflows a trigger starts: one GetItem of its index item. */
+export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind, target: string): Promise<{ workflowId: string; version: number; allowReentry: boolean }[]> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.trigger(projectId, kind, target), ConsistentRead: true }));
+  return Object.entries(Item ?? {})
+    .filter(([name]) => name.startsWith(workflowKeys.triggerEntryPrefix))
+    .map(([name, entry]) => ({ workflowId: name.slice(workflowKeys.triggerEntryPrefix.length), ...(entry as { version: number; allowReentry: boolean }) }));
+}
+
+/**
+ * Enters the contact into each workflow the occurrence triggers. The contacts' entry guards are
+ * read first in one BatchGetItem, so a contact who may not enter costs no transaction; a guard
+ * held by this very execution means a redelivery, whose first message is sent again (starting a
+ * step is keyed, so a second message changes nothing).
+ */
+export async function startExecutions(occurrence: TriggerOccurrence): Promise<number> {
+  const { projectId, contactId } = occurrence;
+  const workflows = await workflowsTriggeredBy(projectId, occurrence.kind, occurrence.target);
+  if (workflows.length === 0) return 0;
+  const guards = new Map(
+    (await batchGetAll(workflows.map((workflow) => workflowKeys.entry(projectId, workflow.workflowId, contactId)), { consistentRead: true, projection: 'workflowId, activeExecutionId' })).map(
+      (item) => [item.workflowId as string, item.activeExecutionId as string | undefined],
+    ),
+  );
+  let entered = 0;
+  for (const workflow of workflows) {
+    const executionId = executionIdFor(workflow.workflowId, occurrence.seed, occurrence.at);
+    const version = await readVersion(projectId, workflow.workflowId, workflow.version);
+    if (!version) continue; // deleted since the index was read
+    const first = { projectId, workflowId: workflow.workflowId, executionId, stepId: version.steps[0]!.id };
+    if (guards.has(workflow.workflowId)) {
+      const active = guards.get(workflow.workflowId);
+      if (active === executionId) await sendStepMessage(first);
+      if (active !== undefined || !workflow.allowReentry) continue;
+    }
+    const outcome = await enterWorkflow(projectId, { ...workflow, firstStepId: first.stepId }, contactId, executionId, occurrence.trigger, new Date(occurrence.at));
+    if (outcome === 'REFUSED') continue;
+    await sendStepMessage(first);
+    if (outcome === 'ENTERED') entered++;
+  }
+  return entered;
+}
+
+/** Wakes the executions waiting for this contact's event: one Query of the waiting index. */
+export async function wakeWaiting(occurrence: TriggerOccurrence): Promise<number> {
+  if (!occurrence.event) return 0;
+  const waiting = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': workflowKeys.partition(occurrence.projectId), ':prefix': workflowKeys.waitPrefix(occurrence.contactId, occurrence.event.name) },
+    ConsistentRead: true,
+  });
+  for (const item of waiting) {
+    await sendStepMessage({
+      projectId: occurrence.projectId,
+      workflowId: item.workflowId as string,
+      executionId: item.executionId as string,
+      stepId: item.stepId as string,
+      event: occurrence.event,
+    });
+  }
+  return waiting.length;
+}

@@ -1,0 +1,305 @@
+import { randomBytes } from 'node:crypto';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { documentClient } from '../aws/clients';
+import type { Page } from '../contacts/list-contacts';
+import { assertValidContactData } from '../contacts/schemas';
+import { sortKeyPrefixRange } from '../db/schema';
+import { tableName } from '../db/table';
+import { transactWrite, type TransactItem } from '../db/transactions';
+import { decodeCursor, pageOf } from '../http/cursor';
+import { ApiError, conflict, notFound, validationFailed, type FieldError } from '../http/errors';
+import { assertPublicDestination } from '../outbound/outbound';
+import { segmentKeys } from '../segments/keys';
+import { statsKeys } from '../stats/keys';
+import { statsMetrics } from '../stats/stats';
+import { getTemplate } from '../templates/templates';
+import { cancelActiveExecutions } from './cancel';
+import { workflowKeys, type TriggerKind } from './keys';
+import { fromItem, readWorkflow, type StoredWorkflow, type Workflow } from './store';
+import { graphErrors, type CreateWorkflowInput, type ListWorkflowsQuery, type Step, type Trigger, type WorkflowChanges } from './schemas';
+
+/** Execution outcomes and the delivery counters of the emails the workflow sent. */
+export type WorkflowStats = Record<'entered' | 'completed' | 'exited' | 'failed' | 'cancelled', number> & Record<`${(typeof statsMetrics)[number]}Count`, number>;
+
+const MAX_ATTEMPTS = 4;
+
+/** The trigger index item a trigger is listed under. */
+export function triggerTarget(trigger: Trigger): { kind: TriggerKind; target: string } {
+  switch (trigger.type) {
+    case 'EVENT':
+      return { kind: 'EVENT', target: trigger.event };
+    case 'SEGMENT_ENTERED':
+    case 'SEGMENT_EXITED':
+      return { kind: trigger.type, target: trigger.segmentId };
+    case 'CONTACT_CREATED':
+      return { kind: 'CONTACT_CREATED', target: '-' };
+  }
+}
+
+/** POST /workflows: validated (graph, templates, segment, webhook destinations), stored at version 1. */
+export async function createWorkflow(projectId: string, input: CreateWorkflowInput): Promise<Workflow & { webhookSecret: string; stats: WorkflowStats }> {
+  await assertValidDefinition(projectId, input.trigger, input.steps);
+  const now = new Date().toISOString();
+  const workflow: StoredWorkflow = {
+    id: ulid(),
+    name: input.name,
+    description: input.description ?? null,
+    enabled: input.enabled,
+    trigger: input.trigger,
+    allowReentry: input.allowReentry,
+    steps: input.steps,
+    version: 1,
+    webhookSecret: `whsec_${randomBytes(24).toString('base64')}`,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await transactWrite([
+    { Put: { TableName: tableName, Item: toItem(projectId, workflow), ConditionExpression: 'attribute_not_exists(PK)' } },
+    versionPut(projectId, workflow),
+    ...triggerIndexWrites(projectId, undefined, workflow),
+    counterUpdate(projectId, 1),
+  ]);
+  return { ...present(workflow), webhookSecret: workflow.webhookSecret, stats: emptyStats() };
+}
+
+export async function getWorkflow(projectId: string, workflowId: string): Promise<Workflow & { stats: WorkflowStats }> {
+  const [stored, stats] = await Promise.all([readWorkflow(projectId, workflowId), workflowStats(projectId, workflowId)]);
+  if (!stored) throw notFound('Workflow');
+  return { ...present(stored), stats };
+}
+
+/** GET /workflows: one Query per page, newest first; `total` is a counter read. */
+export async function listWorkflows(projectId: string, query: ListWorkflowsQuery): Promise<Page<Workflow>> {
+  const partition = workflowKeys.partition(projectId);
+  const binding = JSON.stringify(['workflows', projectId]);
+  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
+  const [result, counter] = await Promise.all([
+    documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(workflowKeys.workflowPrefix) },
+        ScanIndexForward: false,
+        Limit: query.limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    ),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.counter(projectId) })),
+  ]);
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
+  return { items: page.map((item) => present(fromItem(item))), nextCursor, hasMore, total: (counter.Item?.total as number | undefined) ?? 0 };
+}
+
+/**
+ * PATCH: the given fields replace the stored ones. A change of trigger, steps or allowReentry is
+ * a new version (running executions keep theirs); the trigger index follows enabled and trigger.
+ * One transaction, conditioned on the version that was read.
+ */
+export async function patchWorkflow(projectId: string, workflowId: string, changes: WorkflowChanges): Promise<Workflow & { stats: WorkflowStats }> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const current = await readWorkflow(projectId, workflowId);
+    if (!current) throw notFound('Workflow');
+    const definitionChanges = changes.trigger !== undefined || changes.steps !== undefined || changes.allowReentry !== undefined;
+    const next: StoredWorkflow = {
+      ...current,
+      name: changes.name ?? current.name,
+      description: changes.description === undefined ? current.description : changes.description,
+      enabled: changes.enabled ?? current.enabled,
+      trigger: changes.trigger ?? current.trigger,
+      allowReentry: changes.allowReentry ?? current.allowReentry,
+      steps: changes.steps ?? current.steps,
+      version: definitionChanges ? current.version + 1 : current.version,
+      updatedAt: new Date().toISOString(),
+    };
+    if (changes.trigger !== undefined || changes.steps !== undefined) await assertValidDefinition(projectId, next.trigger, next.steps);
+    try {
+      await transactWrite([
+        {
+          Put: {
+            TableName: tableName,
+            Item: toItem(projectId, next),
+            ConditionExpression: 'attribute_exists(PK) AND version = :version AND updatedAt = :updatedAt',
+            ExpressionAttributeValues: { ':version': current.version, ':updatedAt': current.updatedAt },
+          },
+        },
+        ...(definitionChanges ? [versionPut(projectId, next)] : []),
+        ...triggerIndexWrites(projectId, current, next),
+      ]);
+      return getWorkflow(projectId, workflowId);
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionCanceledException') throw error;
+    }
+  }
+  throw conflict('CONCURRENT_MODIFICATION', 'The workflow changed concurrently; retry the request');
+}
+
+/**
+ * DELETE: the workflow leaves its trigger index at once (no new entries), then its running and
+ * waiting executions are cancelled. An execution that a step is running meanwhile finds the
+ * workflow gone at its next step and cancels itself.
+ */
+export async function deleteWorkflow(projectId: string, workflowId: string): Promise<void> {
+  const current = await readWorkflow(projectId, workflowId);
+  if (!current) throw notFound('Workflow');
+  try {
+    await transactWrite([
+      { Delete: { TableName: tableName, Key: workflowKeys.workflow(projectId, workflowId), ConditionExpression: 'attribute_exists(PK)' } },
+      ...triggerIndexWrites(projectId, current, undefined),
+      counterUpdate(projectId, -1),
+    ]);
+  } catch (error) {
+    if ((error as Error).name === 'TransactionCanceledException') throw notFound('Workflow');
+    throw error;
+  }
+  await cancelActiveExecutions(projectId, workflowId);
+}
+
+/** O(1): the workflow's counters item (STATS#workflow#<id>). */
+export async function workflowStats(projectId: string, workflowId: string): Promise<WorkflowStats> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, 'workflow', workflowId) }));
+  const read = (name: string) => (Item?.[name] as number | undefined) ?? 0;
+  const stats = emptyStats();
+  for (const name of ['entered', 'completed', 'exited', 'failed', 'cancelled'] as const) stats[name] = read(name);
+  for (const metric of statsMetrics) stats[`${metric}Count`] = read(metric);
+  return stats;
+}
+
+function emptyStats(): WorkflowStats {
+  return {
+    entered: 0,
+    completed: 0,
+    exited: 0,
+    failed: 0,
+    cancelled: 0,
+    ...(Object.fromEntries(statsMetrics.map((metric) => [`${metric}Count`, 0])) as Record<`${(typeof statsMetrics)[number]}Count`, number>),
+  };
+}
+
+// ---- Validation against the project's data ------------------------------------------------------
+
+/**
+ * The checks that need the project: the graph (ids, branches, reachability, cycles, delays), the
+ * segment of a segment trigger (it must exist and track membership: only tracked segments emit
+ * segment.entered / segment.exited), each SEND_EMAIL template (it must exist and have a from
+ * address), UPDATE_CONTACT data (the contact data rules) and WEBHOOK destinations (public
+ * addresses only). All problems are reported together, each on its field.
+ */
+export async function assertValidDefinition(projectId: string, trigger: Trigger, steps: Step[]): Promise<void> {
+  const errors: FieldError[] = [...graphErrors(steps)];
+  const checks: Promise<void>[] = [];
+  if (trigger.type === 'SEGMENT_ENTERED' || trigger.type === 'SEGMENT_EXITED') {
+    checks.push(
+      documentClient.send(new GetCommand({ TableName: tableName, Key: segmentKeys.segment(projectId, trigger.segmentId), ProjectionExpression: 'trackMembership' })).then(({ Item }) => {
+        if (!Item) errors.push({ field: 'trigger.segmentId', code: 'NOT_FOUND', message: `no segment has the id ${trigger.segmentId}` });
+        else if (Item.trackMembership !== true) errors.push({ field: 'trigger.segmentId', code: 'SEGMENT_NOT_TRACKED', message: 'segment triggers need a segment with trackMembership: true' });
+      }),
+    );
+  }
+  steps.forEach((step, index) => {
+    if (step.type === 'SEND_EMAIL') {
+      checks.push(
+        getTemplate(projectId, step.templateId).then(
+          (template) => {
+            if (!template.from) errors.push({ field: `steps[${index}].templateId`, code: 'TEMPLATE_WITHOUT_FROM', message: 'the template needs a from address to be sent by a workflow' });
+          },
+          (error: unknown) => {
+            if (!(error instanceof ApiError) || error.statusCode !== 404) throw error;
+            errors.push({ field: `steps[${index}].templateId`, code: 'NOT_FOUND', message: `no template has the id ${step.templateId}` });
+          },
+        ),
+      );
+    }
+    if (step.type === 'UPDATE_CONTACT') collect(errors, () => assertValidContactData(step.data, `steps[${index}].data`));
+    if (step.type === 'WEBHOOK') {
+      checks.push(
+        assertPublicDestination(step.url).catch((error: unknown) => {
+          if (!(error instanceof ApiError) || error.statusCode !== 422) throw error;
+          errors.push({ field: `steps[${index}].url`, code: error.errors?.[0]?.code ?? 'UNSAFE_DESTINATION', message: error.errors?.[0]?.message ?? error.message });
+        }),
+      );
+    }
+  });
+  await Promise.all(checks);
+  if (errors.length) throw validationFailed(errors);
+}
+
+function collect(errors: FieldError[], check: () => void) {
+  try {
+    check();
+  } catch (error) {
+    if (!(error instanceof ApiError) || !error.errors) throw error;
+    errors.push(...error.errors);
+  }
+}
+
+// ---- Items ------------------------------------------------------------------------------------
+
+/**
+ * The trigger index changes from one state of a workflow to the next (undefined: absent): it is
+ * listed, with the version and reentry rule new executions use, only while enabled. One update
+ * per index item (a transaction may touch an item once).
+ */
+function triggerIndexWrites(projectId: string, before: StoredWorkflow | undefined, after: StoredWorkflow | undefined): TransactItem[] {
+  const writes = new Map<string, TransactItem>();
+  const attribute = workflowKeys.triggerEntryAttribute((before ?? after)!.id);
+  if (before?.enabled) {
+    const { kind, target } = triggerTarget(before.trigger);
+    const Key = workflowKeys.trigger(projectId, kind, target);
+    writes.set(Key.SK, { Update: { TableName: tableName, Key, UpdateExpression: 'REMOVE #w', ExpressionAttributeNames: { '#w': attribute } } });
+  }
+  if (after?.enabled) {
+    const { kind, target } = triggerTarget(after.trigger);
+    const Key = workflowKeys.trigger(projectId, kind, target);
+    writes.set(Key.SK, {
+      Update: {
+        TableName: tableName,
+        Key,
+        UpdateExpression: 'SET #w = :entry',
+        ExpressionAttributeNames: { '#w': attribute },
+        ExpressionAttributeValues: { ':entry': { version: after.version, allowReentry: after.allowReentry } },
+      },
+    });
+  }
+  return [...writes.values()];
+}
+
+function versionPut(projectId: string, workflow: StoredWorkflow): TransactItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...workflowKeys.version(projectId, workflow.id, workflow.version),
+        workflowId: workflow.id,
+        version: workflow.version,
+        trigger: workflow.trigger,
+        allowReentry: workflow.allowReentry,
+        steps: workflow.steps,
+        createdAt: workflow.updatedAt,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  };
+}
+
+function counterUpdate(projectId: string, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: workflowKeys.counter(projectId),
+      UpdateExpression: 'ADD #total :delta',
+      ExpressionAttributeNames: { '#total': 'total' },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
+function toItem(projectId: string, workflow: StoredWorkflow) {
+  const { id: _id, ...fields } = workflow;
+  return { ...workflowKeys.workflow(projectId, workflow.id), ...fields, workflowId: workflow.id };
+}
+
+function present(workflow: StoredWorkflow): Workflow {
+  const { webhookSecret: _secret, ...visible } = workflow;
+  return visible;
+}
