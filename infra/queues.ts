@@ -8,7 +8,14 @@ export interface QueueSpec {
   maxReceiveCount: number;
   visibilityTimeoutSeconds: number;
   /** The function group that consumes it (functions/<group>/handler.ts), if any yet. */
-  consumer?: { group: string; batchSize: number; maxConcurrency: number };
+  consumer?: {
+    group: string;
+    batchSize: number;
+    maxConcurrency: number;
+    /** The consumer's Lambda timeout (default CONSUMER_TIMEOUT_SECONDS in the stack); the local poller gives it the same. */
+    timeoutSeconds?: number;
+    memorySize?: number;
+  };
   envVar: string;
 }
 
@@ -45,6 +52,25 @@ export const queues: readonly QueueSpec[] = [
     visibilityTimeoutSeconds: 180,
     envVar: 'WORKFLOW_QUEUE_URL',
     consumer: { group: 'workflow-runner', batchSize: 10, maxConcurrency: 5 },
+  },
+  // Contact imports (README "Imports and exports"): one message per job; each invocation imports
+  // rows for up to 5 minutes from the job's checkpoint and queues the job again to continue.
+  // Two workers at a time (16 upserts in flight each) bound an import's share of DynamoDB.
+  // The visibility timeout is 6× the worker's timeout, so a crashed invocation's job resumes then.
+  {
+    name: 'contact-imports',
+    maxReceiveCount: 5,
+    visibilityTimeoutSeconds: 1800,
+    envVar: 'IMPORT_QUEUE_URL',
+    consumer: { group: 'contact-imports', batchSize: 1, maxConcurrency: 2, timeoutSeconds: 300 },
+  },
+  // Contact exports: one message per job, each written in one invocation of up to 15 minutes.
+  {
+    name: 'contact-exports',
+    maxReceiveCount: 3,
+    visibilityTimeoutSeconds: 5400,
+    envVar: 'EXPORT_QUEUE_URL',
+    consumer: { group: 'contact-exports', batchSize: 1, maxConcurrency: 2, timeoutSeconds: 900 },
   },
 ];
 

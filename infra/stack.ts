@@ -95,7 +95,13 @@ export class MailwrightStack extends Stack {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
-      lifecycleRules: [{ expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { expiration: Duration.days(7), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // Import files are read once (a job finishes within hours); export files are downloaded
+        // through 1-hour URLs, which GET /contacts/exports/{id} renews while the file is kept.
+        { id: 'ImportFiles', prefix: 'imports/', expiration: Duration.days(3) },
+        { id: 'ExportFiles', prefix: 'exports/', expiration: Duration.days(2) },
+      ],
       serverAccessLogsBucket: accessLogsBucket,
       serverAccessLogsPrefix: 'payload-bucket/',
       removalPolicy,
@@ -176,7 +182,7 @@ export class MailwrightStack extends Stack {
       if (!spec.consumer) continue;
       const consumer = new MailwrightFunction(this, `${pascal(spec.consumer.group)}Function`, {
         group: spec.consumer.group,
-        timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
+        timeout: Duration.seconds(spec.consumer.timeoutSeconds ?? CONSUMER_TIMEOUT_SECONDS),
         logRemovalPolicy: removalPolicy,
         ...(spec.consumer.group === 'sender' ? { environment: { SEND_RATE_PER_SECOND: String(sendRatePerSecond) } } : {}),
       });
@@ -196,6 +202,18 @@ export class MailwrightStack extends Stack {
     const segmentBuildQueue = queuesByName.get('segment-builds')!;
     functions.get('segments')!.bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
     consumers.get('segment-builder')!.bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
+
+    // ---- Contact imports and exports (README "Imports and exports"): files under their own prefixes ----
+    const importQueue = queuesByName.get('contact-imports')!;
+    const exportQueue = queuesByName.get('contact-exports')!;
+    functions
+      .get('transfers')!
+      .bindQueue(importQueue, 'IMPORT_QUEUE_URL')
+      .bindQueue(exportQueue, 'EXPORT_QUEUE_URL')
+      .bindBucketPrefix(payloadBucket, 'imports/', ['s3:GetObject', 's3:PutObject'])
+      .bindBucketPrefix(payloadBucket, 'exports/', ['s3:GetObject']);
+    consumers.get('contact-imports')!.bindQueue(importQueue, 'IMPORT_QUEUE_URL').bindBucketPrefix(payloadBucket, 'imports/', ['s3:GetObject']);
+    consumers.get('contact-exports')!.bindBucketPrefix(payloadBucket, 'exports/', ['s3:PutObject', 's3:AbortMultipartUpload']);
 
     // The authorizer only looks the key up (GetItem): read access is enough.
     const authorizerFunction = new MailwrightFunction(this, 'AuthorizerFunction', { group: 'authorizer', logRemovalPolicy: removalPolicy });

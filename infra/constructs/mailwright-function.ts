@@ -195,6 +195,24 @@ export class MailwrightFunction extends NodejsFunction {
   }
 
   /**
+   * Named object actions on the payload bucket under one key prefix only (`imports/`, `exports/`):
+   * for functions that handle one kind of object and nothing else; sets PAYLOAD_BUCKET. A
+   * presigned URL acts with its signer's permissions, so these also bound what a URL can do.
+   */
+  bindBucketPrefix(bucket: IBucket, prefix: string, actions: readonly ('s3:GetObject' | 's3:PutObject' | 's3:DeleteObject' | 's3:AbortMultipartUpload')[]): this {
+    this.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [bucket.arnForObjects(`${prefix}*`)] }));
+    this.addEnvironment('PAYLOAD_BUCKET', bucket.bucketName);
+    const cfnBucket = bucket.node.defaultChild as CfnBucket | undefined;
+    if (cfnBucket) {
+      Validations.of(this.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(cfnBucket)}.Arn>/${prefix}*]`,
+        reason: `Object keys are made at run time (one per job); only ${actions.join(', ')} under ${prefix}`,
+      });
+    }
+    return this;
+  }
+
+  /**
    * Create, update, read and delete one-time schedules in the group (shared/scheduler/schedules.ts),
    * pass the scheduler role (and no other) to EventBridge Scheduler, and let that role send to the
    * target queues; sets SCHEDULE_GROUP_NAME and SCHEDULER_ROLE_ARN.

@@ -47,7 +47,22 @@ interface MatchedRoute {
   pathParameters: Record<string, string>;
 }
 
-const compiled = routes.map((route) => ({
+/**
+ * Like API Gateway, a static path segment wins over a {param} at the same position
+ * (`/contacts/imports` before `/contacts/{id}`), whatever the order of the route table.
+ */
+const bySpecificity = (a: Route, b: Route) => {
+  const left = a.path.split('/');
+  const right = b.path.split('/');
+  for (let index = 0; index < Math.min(left.length, right.length); index++) {
+    const leftParam = left[index]!.startsWith('{');
+    const rightParam = right[index]!.startsWith('{');
+    if (leftParam !== rightParam) return leftParam ? 1 : -1;
+  }
+  return 0;
+};
+
+const compiled = [...routes].sort(bySpecificity).map((route) => ({
   route,
   names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!),
   pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '([^/]+)')}/?$`),

@@ -18,6 +18,8 @@ export interface PollerOptions {
   maxConcurrency: number;
   handler: SqsHandler;
   name: string;
+  /** The consumer's Lambda timeout: what context.getRemainingTimeInMillis() counts down from. */
+  timeoutMs?: number;
 }
 
 export function startPoller(options: PollerOptions): () => Promise<void> {
@@ -52,7 +54,7 @@ export function startPoller(options: PollerOptions): () => Promise<void> {
     const event: SQSEvent = { Records: messages.map((message) => toRecord(message, options.queueArn)) };
     let failed: Set<string>;
     try {
-      const response = await options.handler(event, lambdaContext(options.name, 30_000));
+      const response = await options.handler(event, lambdaContext(options.name, options.timeoutMs ?? 30_000));
       failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
       console.error(`Consumer ${options.name} threw; the whole batch will be retried`, error);

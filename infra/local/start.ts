@@ -137,6 +137,7 @@ async function startConsumers(queueUrls: Record<string, string>) {
         queueArn: Attributes!.QueueArn!,
         batchSize: queue.consumer.batchSize,
         maxConcurrency: queue.consumer.maxConcurrency,
+        ...(queue.consumer.timeoutSeconds ? { timeoutMs: queue.consumer.timeoutSeconds * 1000 } : {}),
         handler: module.handler,
       }),
     );

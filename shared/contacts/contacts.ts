@@ -58,6 +58,64 @@ export async function upsertContact(
   throw conflict('CONCURRENT_MODIFICATION', 'The contact changed concurrently; retry the request');
 }
 
+/**
+ * What an import row leaves on the contact it wrote, in the same write: the attribute `lastImport`
+ * = `<jobId>#<row>#<outcome>`. A row applied again after a crash finds its own mark and reports
+ * the outcome it had (its effect is already there); a later row of the same job finds an earlier
+ * row's mark and is a duplicate (applied, so the last row wins, but counted once).
+ */
+export interface ImportRowMark {
+  jobId: string;
+  /** The row's number in its file (1 = the first row after the header). */
+  row: number;
+}
+
+export type ImportOutcome = 'created' | 'updated' | 'skipped' | 'duplicate';
+
+const LAST_IMPORT = 'lastImport';
+const markOf = (mark: ImportRowMark, outcome: ImportOutcome) => `${mark.jobId}#${mark.row}#${outcome}`;
+
+/** The mark's row and outcome when it was left by this job. */
+function ownMark(item: Record<string, unknown> | undefined, jobId: string): { row: number; outcome: ImportOutcome } | undefined {
+  const value = item?.[LAST_IMPORT];
+  if (typeof value !== 'string' || !value.startsWith(`${jobId}#`)) return undefined;
+  const [, row, outcome] = value.split('#');
+  return { row: Number(row), outcome: outcome as ImportOutcome };
+}
+
+/**
+ * One import row through the same rules as upsertContact (create with the counters in one
+ * transaction; merge data on update; `subscribed` only on create unless given), marked with the
+ * row. `updateExisting: false` skips contacts that existed before the job (a contact an earlier
+ * row of the same job created is still updated: the last row wins). Per-row effects are
+ * idempotent, so the caller may apply a batch again after a crash and count what it returns.
+ */
+export async function upsertImportRow(
+  projectId: string,
+  email: string,
+  changes: Omit<ContactChanges, 'email'>,
+  options: { mark: ImportRowMark; defaultSubscribed: boolean; updateExisting: boolean },
+): Promise<ImportOutcome> {
+  const { mark } = options;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const contactId = await findContactIdByEmail(projectId, email);
+    if (!contactId) {
+      const created = await createContact(projectId, email, changes.subscribed ?? options.defaultSubscribed, changes.data, { [LAST_IMPORT]: markOf(mark, 'created') });
+      if (created) return 'created';
+      continue;
+    }
+    const current = await readContactItem(projectId, contactId);
+    if (!current) continue;
+    const own = ownMark(current, mark.jobId);
+    if (own && own.row >= mark.row) return own.outcome; // this row was applied before a crash
+    if (!own && !options.updateExisting) return 'skipped';
+    const outcome: ImportOutcome = own ? 'duplicate' : 'updated';
+    const updated = await writeChanges(projectId, toContact(current), changes, { [LAST_IMPORT]: markOf(mark, outcome) });
+    if (updated) return outcome;
+  }
+  throw conflict('CONCURRENT_MODIFICATION', 'The contact changed concurrently; retry the request');
+}
+
 export async function getContact(projectId: string, contactId: string): Promise<Contact> {
   const stored = ULID_PATTERN.test(contactId) ? await readContact(projectId, contactId) : undefined;
   if (!stored) throw notFound('Contact');
@@ -119,13 +177,25 @@ export async function findContactIdByEmail(projectId: string, email: string): Pr
 }
 
 async function readContact(projectId: string, contactId: string): Promise<Contact | undefined> {
+  const item = await readContactItem(projectId, contactId);
+  return item ? toContact(item) : undefined;
+}
+
+async function readContactItem(projectId: string, contactId: string): Promise<Record<string, unknown> | undefined> {
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName, Key: contactKeys.contact(projectId, contactId), ConsistentRead: true }),
   );
-  return Item ? toContact(Item) : undefined;
+  return Item;
 }
 
-async function createContact(projectId: string, email: string, subscribed: boolean, data: ContactDataPatch | undefined): Promise<Contact | null> {
+/** `extra`: attributes stored beside the contact's own (an import row's mark). */
+async function createContact(
+  projectId: string,
+  email: string,
+  subscribed: boolean,
+  data: ContactDataPatch | undefined,
+  extra: Record<string, string> = {},
+): Promise<Contact | null> {
   const now = new Date().toISOString();
   const contact: Contact = { id: ulid(), email, subscribed, data: mergeData({}, data), createdAt: now, updatedAt: now };
   assertDataFits(contact.data);
@@ -138,7 +208,7 @@ async function createContact(projectId: string, email: string, subscribed: boole
           ConditionExpression: 'attribute_not_exists(PK)',
         },
       },
-      { Put: { TableName: tableName, Item: toItem(projectId, contact), ConditionExpression: 'attribute_not_exists(PK)' } },
+      { Put: { TableName: tableName, Item: { ...toItem(projectId, contact), ...extra }, ConditionExpression: 'attribute_not_exists(PK)' } },
       counterUpdate(projectId, 1, subscribed ? 1 : 0),
     ]);
     return contact;
@@ -184,7 +254,7 @@ async function updateContact(projectId: string, contactId: string, changes: Cont
  * (so the counters stay exact): the contact, the counters when `subscribed` flips, and the email
  * lookups when the email changes. Returns null when the contact changed meanwhile.
  */
-async function writeChanges(projectId: string, current: Contact, changes: ContactChanges): Promise<Contact | null> {
+async function writeChanges(projectId: string, current: Contact, changes: ContactChanges, extra: Record<string, string> = {}): Promise<Contact | null> {
   const now = new Date().toISOString();
   const next: Contact = {
     ...current,
@@ -199,7 +269,7 @@ async function writeChanges(projectId: string, current: Contact, changes: Contac
     {
       Put: {
         TableName: tableName,
-        Item: toItem(projectId, next),
+        Item: { ...toItem(projectId, next), ...extra },
         ConditionExpression: 'attribute_exists(PK) AND updatedAt = :readAt',
         ExpressionAttributeValues: { ':readAt': current.updatedAt },
       },

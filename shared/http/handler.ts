@@ -18,7 +18,11 @@ export interface HttpRequest {
   query: Record<string, string | undefined>;
   headers: Record<string, string | undefined>;
   body: unknown;
+  /** The body as sent, only on routes that accept its media type raw (Route.rawBodyTypes). */
+  rawBody?: Buffer;
 }
+
+type Event = APIGatewayProxyEvent & { route?: Route; rawBody?: Buffer };
 
 export interface HttpResult {
   statusCode?: number;
@@ -33,8 +37,6 @@ export interface HttpResult {
 }
 
 export type RouteHandler = (request: HttpRequest) => Promise<HttpResult>;
-
-type Event = APIGatewayProxyEvent & { route?: Route };
 
 /**
  * The one HTTP handler factory. Every API function is `createHttpHandler({ 'METHOD /path': fn })`
@@ -63,6 +65,7 @@ export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>
         query: event.queryStringParameters ?? {},
         headers: event.headers ?? {},
         body: event.body,
+        rawBody: event.rawBody,
       });
       const policy = result.headers?.['Content-Security-Policy'];
       if (policy) ownPolicies.set(event, policy);
@@ -122,14 +125,24 @@ function bodyBytes(event: APIGatewayProxyEvent): number {
   return event.isBase64Encoded ? Buffer.from(body, 'base64').length : Buffer.byteLength(body);
 }
 
-/** Parses a non-empty body as JSON whatever its Content-Type (curl -d sends form encoding). */
+/**
+ * Parses a non-empty body as JSON whatever its Content-Type (curl -d sends form encoding), except
+ * media types the route takes raw (Route.rawBodyTypes): those are handed over as bytes.
+ */
 function jsonBody(): MiddlewareObj<Event, APIGatewayProxyResult> {
   // disableContentTypeCheck exists at runtime but is missing from the package's type definitions.
   const parser = httpJsonBodyParser({ disableContentTypeCheck: true } as Parameters<typeof httpJsonBodyParser>[0]);
   return {
     before: async (request) => {
-      if (request.event.body === null || request.event.body === '') {
-        request.event.body = undefined as unknown as string;
+      const event = request.event;
+      if (event.body === null || event.body === '') {
+        event.body = undefined as unknown as string;
+        return;
+      }
+      const mediaType = (event.headers?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (event.route?.rawBodyTypes?.includes(mediaType)) {
+        event.rawBody = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+        event.body = undefined as unknown as string;
         return;
       }
       try {

@@ -22,6 +22,11 @@ export interface Route {
   auth?: 'none';
   /** Largest accepted request body, in bytes (default DEFAULT_MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /**
+   * Media types (e.g. `text/csv`) whose bodies reach the route handler as they came, in
+   * `rawBody`, instead of being parsed as JSON; any other Content-Type is parsed as JSON.
+   */
+  rawBodyTypes?: readonly string[];
 }
 
 /** Request headers browsers may send to CORS routes (preflight answer, deployed and local). */
@@ -29,7 +34,7 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -47,6 +52,15 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/contacts/{id}', group: 'contacts', keys: secret },
   { method: 'PATCH', path: '/contacts/{id}', group: 'contacts', keys: secret },
   { method: 'DELETE', path: '/contacts/{id}', group: 'contacts', keys: secret },
+
+  // Bulk imports and exports (README "Imports and exports"); static paths win over /contacts/{id}.
+  { method: 'POST', path: '/contacts/imports', group: 'transfers', keys: secret, maxBodyBytes: SEND_MAX_BODY_BYTES, rawBodyTypes: ['text/csv'] },
+  { method: 'GET', path: '/contacts/imports', group: 'transfers', keys: secret },
+  { method: 'GET', path: '/contacts/imports/{id}', group: 'transfers', keys: secret },
+  { method: 'POST', path: '/contacts/imports/{id}/start', group: 'transfers', keys: secret },
+  { method: 'POST', path: '/contacts/exports', group: 'transfers', keys: secret },
+  { method: 'GET', path: '/contacts/exports', group: 'transfers', keys: secret },
+  { method: 'GET', path: '/contacts/exports/{id}', group: 'transfers', keys: secret },
 
   { method: 'POST', path: '/templates', group: 'templates', keys: secret },
   { method: 'GET', path: '/templates', group: 'templates', keys: secret },

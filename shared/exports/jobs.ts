@@ -1,0 +1,171 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import * as v from 'valibot';
+import { documentClient } from '../aws/clients';
+import { sortKeyPrefixRange } from '../db/schema';
+import { tableName } from '../db/table';
+import { transactWrite } from '../db/transactions';
+import { decodeCursor, pageOf } from '../http/cursor';
+import { notFound } from '../http/errors';
+import { pageQueryEntries } from '../http/pagination';
+import { presignPayloadDownload } from '../payloads/payloads';
+import { segmentKeys } from '../segments/keys';
+import { exportKeys } from './keys';
+import { enqueueExport } from './queue';
+
+/**
+ * Export jobs: POST /contacts/exports queues one; the contact-exports worker (worker.ts) writes the
+ * CSV to the payload bucket; GET /contacts/exports/{id} answers with a download URL once it is done.
+ */
+export type ExportStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+
+/** How long a download URL lasts. */
+export const DOWNLOAD_URL_SECONDS = 3600;
+
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export const createExportSchema = v.object({
+  subscribed: v.optional(v.boolean('subscribed must be a boolean')),
+  segmentId: v.optional(v.pipe(v.string('segmentId must be a string'), v.regex(ULID_PATTERN, 'segmentId must be a segment id'))),
+});
+export type ExportFilter = v.InferOutput<typeof createExportSchema>;
+
+export const listExportsQuerySchema = v.object(pageQueryEntries);
+
+export interface ExportJob {
+  id: string;
+  status: ExportStatus;
+  filter: ExportFilter;
+  /** Contacts written (so far, while PROCESSING). */
+  rows: number;
+  /** The file's size once COMPLETED. */
+  bytes: number | null;
+  failure: { code: string; message: string } | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** COMPLETED only: a fresh presigned URL at every GET, valid for DOWNLOAD_URL_SECONDS. */
+  downloadUrl?: string;
+  downloadExpiresAt?: string;
+}
+
+export interface StoredExportJob extends Omit<ExportJob, 'downloadUrl' | 'downloadExpiresAt'> {
+  projectId: string;
+  objectKey: string;
+}
+
+/** Checks the segment is the project's, records the job and queues it. */
+export async function createExport(projectId: string, filter: ExportFilter): Promise<ExportJob> {
+  if (filter.segmentId) {
+    const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: segmentKeys.segment(projectId, filter.segmentId), ProjectionExpression: 'PK' }));
+    if (!Item) throw notFound('Segment');
+  }
+  const jobId = ulid();
+  const job: StoredExportJob = {
+    id: jobId,
+    projectId,
+    status: 'QUEUED',
+    filter,
+    rows: 0,
+    bytes: null,
+    failure: null,
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    objectKey: exportKeys.object(projectId, jobId),
+  };
+  await transactWrite([
+    { Put: { TableName: tableName, Item: { ...exportKeys.job(projectId, jobId), ...job }, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Update: {
+        TableName: tableName,
+        Key: exportKeys.counter(projectId),
+        UpdateExpression: 'ADD #total :one',
+        ExpressionAttributeNames: { '#total': 'total' },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  ]);
+  await enqueueExport({ projectId, jobId });
+  return toView(job);
+}
+
+export async function getExport(projectId: string, jobId: string): Promise<ExportJob> {
+  return withDownload(await readExport(projectId, jobId));
+}
+
+export async function listExports(projectId: string, query: v.InferOutput<typeof listExportsQuerySchema>) {
+  const partition = exportKeys.partition(projectId);
+  const binding = JSON.stringify(['exports', projectId]);
+  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
+  const [result, counter] = await Promise.all([
+    documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(exportKeys.jobPrefix) },
+        ScanIndexForward: false,
+        Limit: query.limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    ),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: exportKeys.counter(projectId) })),
+  ]);
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
+  return { items: page.map((item) => toView(item as unknown as StoredExportJob)), nextCursor, hasMore, total: (counter.Item?.total as number | undefined) ?? 0 };
+}
+
+export async function readExport(projectId: string, jobId: string): Promise<StoredExportJob> {
+  const { Item } = ULID_PATTERN.test(jobId)
+    ? await documentClient.send(new GetCommand({ TableName: tableName, Key: exportKeys.job(projectId, jobId), ConsistentRead: true }))
+    : { Item: undefined };
+  if (!Item) throw notFound('Export');
+  return Item as unknown as StoredExportJob;
+}
+
+/** Moves a job on, conditioned on the status it is expected to have; false when it had another. */
+export async function updateExport(job: StoredExportJob, expected: ExportStatus, changes: Partial<StoredExportJob>): Promise<boolean> {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':expected': expected };
+  const set = Object.entries(changes).map(([name, value], index) => {
+    names[`#c${index}`] = name;
+    values[`:c${index}`] = value;
+    return `#c${index} = :c${index}`;
+  });
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: exportKeys.job(job.projectId, job.id),
+        UpdateExpression: `SET ${set.join(', ')}`,
+        ConditionExpression: '#status = :expected',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+function toView(job: StoredExportJob): ExportJob {
+  return {
+    id: job.id,
+    status: job.status,
+    filter: job.filter,
+    rows: job.rows,
+    bytes: job.bytes,
+    failure: job.failure,
+    createdAt: job.createdAt,
+    startedAt: job.startedAt,
+    finishedAt: job.finishedAt,
+  };
+}
+
+async function withDownload(job: StoredExportJob): Promise<ExportJob> {
+  if (job.status !== 'COMPLETED') return toView(job);
+  const downloadUrl = await presignPayloadDownload(job.objectKey, `contacts-${job.id}.csv`, DOWNLOAD_URL_SECONDS);
+  return { ...toView(job), downloadUrl, downloadExpiresAt: new Date(Date.now() + DOWNLOAD_URL_SECONDS * 1000).toISOString() };
+}
