@@ -53,6 +53,16 @@ export const queues: readonly QueueSpec[] = [
     envVar: 'WORKFLOW_QUEUE_URL',
     consumer: { group: 'workflow-runner', batchSize: 10, maxConcurrency: 5 },
   },
+  // Outbound webhook deliveries (README "Webhooks"): one message per attempt of one event for one
+  // endpoint. Retries and busy endpoints go back as new delayed messages (no receive counted),
+  // so the DLQ only sees messages that failed for the consumer's own reasons 5 times.
+  {
+    name: 'webhook-deliveries',
+    maxReceiveCount: 5,
+    visibilityTimeoutSeconds: 180,
+    envVar: 'WEBHOOK_DELIVERY_QUEUE_URL',
+    consumer: { group: 'webhook-delivery', batchSize: 10, maxConcurrency: 10 },
+  },
   // Contact imports (README "Imports and exports"): one message per job; each invocation imports
   // rows for up to 5 minutes from the job's checkpoint and queues the job again to continue.
   // Two workers at a time (16 upserts in flight each) bound an import's share of DynamoDB.

@@ -17,6 +17,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { ConfigurationSet, EmailSendingEvent, EventDestination } from 'aws-cdk-lib/aws-ses';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
@@ -233,6 +234,19 @@ export class MailwrightStack extends Stack {
       fn.bindQueue(workflowQueue, 'WORKFLOW_QUEUE_URL').bindScheduler(scheduler, [workflowQueue]).addEnvironment('WORKFLOW_QUEUE_ARN', workflowQueue.queueArn);
     }
     consumers.get('workflow-runner')!.bindQueue(sendQueue, 'SEND_QUEUE_URL');
+
+    // ---- Outbound webhooks (README "Webhooks"): stream → webhook-events → delivery queue → webhook-delivery ----
+    // Endpoint signing secrets are encrypted in the table with this generated key (AES-256-GCM).
+    const webhookSecretsKey = new Secret(this, 'WebhookSecretsKey', {
+      description: 'Encrypts the webhook endpoints\' signing secrets stored in the table',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    Validations.of(webhookSecretsKey).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'An encryption key for data at rest: rotating it would leave the stored ciphertexts unreadable; rotate webhook secrets per endpoint instead (POST /webhooks/{id}/rotate-secret)' });
+    const webhookDeliveryQueue = queuesByName.get('webhook-deliveries')!;
+    functions.get('webhooks')!.bindQueue(webhookDeliveryQueue, 'WEBHOOK_DELIVERY_QUEUE_URL').bindWebhookSecretsKey(webhookSecretsKey);
+    consumers.get('webhook-delivery')!.bindQueue(webhookDeliveryQueue, 'WEBHOOK_DELIVERY_QUEUE_URL').bindWebhookSecretsKey(webhookSecretsKey);
+    streamFunctions.get('webhook-events')!.bindQueue(webhookDeliveryQueue, 'WEBHOOK_DELIVERY_QUEUE_URL');
 
     // ---- Daily refresh of tracked segments that age with time (withinDays) -----------------------
     // Undeliverable schedule events (EventBridge) and failed runs (Lambda's asynchronous retries) land in one DLQ.

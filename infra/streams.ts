@@ -17,6 +17,8 @@ export const streamConsumers: readonly StreamConsumerSpec[] = [
   { group: 'segment-membership', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'] },
   // New events and contacts start workflows and wake waiting executions (README "Workflows").
   { group: 'workflow-triggers', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'] },
+  // Events, contact changes and project notifications become outbound webhook deliveries (README "Webhooks").
+  { group: 'webhook-events', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['EVENT#', 'CONTACT#', 'NOTIFICATION#'] },
 ];
 
 /** Whether a change of an item with this sort key passes the consumer's filter criteria. */

@@ -9,6 +9,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import type { CfnBucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../../shared/db/schema';
@@ -241,6 +242,16 @@ export class MailwrightFunction extends NodejsFunction {
         reason: 'Schedule names are made at run time (one per campaign or workflow wait); the grant is limited to this group',
       });
     }
+    return this;
+  }
+
+  /**
+   * The key that encrypts webhook signing secrets in the table (shared/webhooks/secrets.ts): the
+   * generated Secrets Manager secret, resolved by CloudFormation into the function's
+   * KMS-encrypted environment (a dynamic reference — never in the template); sets WEBHOOK_SECRETS_KEY.
+   */
+  bindWebhookSecretsKey(key: ISecret): this {
+    this.addEnvironment('WEBHOOK_SECRETS_KEY', key.secretValue.unsafeUnwrap());
     return this;
   }
 }

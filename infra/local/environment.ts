@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
 /**
  * The local stack's settings, from the environment with the documented defaults, and the
  * environment the functions see locally: the same variables as in AWS, with endpoints pointed at
@@ -78,5 +82,20 @@ export function localAwsEnvironment(settings: LocalSettings): Record<string, str
     TABLE_NAME: settings.tableName,
     PAYLOAD_BUCKET: settings.bucketName,
     SES_CONFIGURATION_SET: 'mailwright',
+    // Outbound webhooks (README "Webhooks"): hosts let through the SSRF check (e.g. a local
+    // receiver on 127.0.0.1, http included) and the retry waits, as the user set them.
+    WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '',
+    ...(process.env.WEBHOOK_RETRY_SCHEDULE ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE } : {}),
   };
+}
+
+/**
+ * The key that encrypts webhook signing secrets locally (the stack generates one in Secrets
+ * Manager): WEBHOOK_SECRETS_KEY if set, otherwise a random key made once and kept in the data folder.
+ */
+export function localWebhookSecretsKey(dataDir: string): string {
+  if (process.env.WEBHOOK_SECRETS_KEY) return process.env.WEBHOOK_SECRETS_KEY;
+  const file = path.join(dataDir, 'webhook-secrets.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
 }

@@ -34,7 +34,7 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -86,6 +86,16 @@ export const routes: readonly Route[] = [
   { method: 'PATCH', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'DELETE', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'GET', path: '/segments/{id}/contacts', group: 'segments', keys: secret },
+
+  // Outbound webhooks (README "Webhooks").
+  { method: 'POST', path: '/webhooks', group: 'webhooks', keys: secret },
+  { method: 'GET', path: '/webhooks', group: 'webhooks', keys: secret },
+  { method: 'GET', path: '/webhooks/{id}', group: 'webhooks', keys: secret },
+  { method: 'PATCH', path: '/webhooks/{id}', group: 'webhooks', keys: secret },
+  { method: 'DELETE', path: '/webhooks/{id}', group: 'webhooks', keys: secret },
+  { method: 'POST', path: '/webhooks/{id}/rotate-secret', group: 'webhooks', keys: secret },
+  { method: 'POST', path: '/webhooks/{id}/test', group: 'webhooks', keys: secret },
+  { method: 'GET', path: '/webhooks/{id}/deliveries', group: 'webhooks', keys: secret },
 
   { method: 'POST', path: '/workflows', group: 'workflows', keys: secret },
   { method: 'GET', path: '/workflows', group: 'workflows', keys: secret },

@@ -5,7 +5,13 @@ export default async function globalSetup() {
   // DNS fixtures make POST /v1/verify deterministic on a machine without internet. Projects of
   // more than 10 contacts get their tracked segments built in the background (segment-builder),
   // so the segments tests cover both paths without creating a thousand contacts.
-  const stack = await startLocalStack({ LOCAL_DNS_FIXTURES: 'test/fixtures/dns.json', SEGMENT_INLINE_BUILD_MAX_CONTACTS: '10', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+  const stack = await startLocalStack({
+    LOCAL_DNS_FIXTURES: 'test/fixtures/dns.json',
+    SEGMENT_INLINE_BUILD_MAX_CONTACTS: '10',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
+    // Webhook retries 1 s apart, so a receiver's failures and the retries are seen within a test.
+    WEBHOOK_RETRY_SCHEDULE: '1,1,1,1',
+  });
   (globalThis as { __LOCAL_STACK__?: unknown }).__LOCAL_STACK__ = stack;
   process.env.MAILWRIGHT_TEST_STACK = JSON.stringify(stack);
 }

@@ -11,5 +11,7 @@ process.env.SES_CONFIGURATION_SET = 'mailwright-test';
 process.env.SEGMENT_BUILD_QUEUE_URL = 'http://localhost:9324/000000000000/segment-builds-test';
 process.env.SCHEDULE_GROUP_NAME = 'mailwright-test';
 process.env.SCHEDULER_ROLE_ARN = 'arn:aws:iam::123456789012:role/mailwright-scheduler-test';
+process.env.WEBHOOK_DELIVERY_QUEUE_URL = 'http://localhost:9324/000000000000/webhook-deliveries-test';
+process.env.WEBHOOK_SECRETS_KEY = 'webhook-secrets-key-for-unit-tests';
 process.env.IMPORT_QUEUE_URL = 'http://localhost:9324/000000000000/contact-imports-test';
 process.env.EXPORT_QUEUE_URL = 'http://localhost:9324/000000000000/contact-exports-test';
