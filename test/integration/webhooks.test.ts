@@ -91,7 +91,7 @@ describe('outbound webhooks', () => {
     // Only the kinds it subscribed to, each once.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(at('/new-user').map((entry) => JSON.parse(entry.body).type).sort()).toEqual(['contact.unsubscribed', 'email.delivered']);
-  });
+  }, 90_000);
 
   it('retries a failing receiver with the same webhook-id until it answers 2xx, and logs the attempts', async () => {
     // Prepare: 500 three times, then 200
@@ -124,7 +124,7 @@ describe('outbound webhooks', () => {
         deliveredAt: expect.any(String),
       }),
     ]);
-  });
+  }, 90_000);
 
   it('refuses private and non-https destinations with 422 at create time', async () => {
     for (const url of ['https://169.254.169.254/latest/meta-data/', 'https://internal.test/hook', 'http://hooks.example.com/hook', 'https://[::1]/', 'not a url']) {
@@ -169,6 +169,7 @@ describe('outbound webhooks', () => {
   it('keeps the old secret signing beside the new one after rotate-secret', async () => {
     // Prepare
     const webhook = await createWebhook('/rotated', ['email.bounced']);
+
 
     // Act
     const rotated = await api('POST', `/webhooks/${webhook.id}/rotate-secret`);
