@@ -432,3 +432,20 @@ describe('WAIT_FOR_EVENT: the event and the timeout race, one wins once', () => 
     expect(sentMessages()).toEqual([]);
   });
 });
+
+describe('WEBHOOK', () => {
+  it('refuses a destination that is private when the step runs (checked again at run time), retrying and then failing with the reason', async () => {
+    // Prepare: a definition stored with a URL that is refused now
+    const steps = [{ id: 'notify', type: 'WEBHOOK', url: 'https://10.0.0.1/hook' }];
+    given({ steps, execution: { steps: running('notify') } });
+
+    // Act
+    const retried = runStep(message('notify'), 1);
+
+    // Assess
+    await expect(retried).rejects.toBeInstanceOf(RetryLater);
+    await runStep(message('notify'), MAX_STEP_ATTEMPTS);
+    const [ending] = transactions();
+    expect(ending![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':final': 'FAILED', ':reason': expect.stringContaining('public address') });
+  });
+});
