@@ -127,6 +127,15 @@ describe('workflows: reentry', () => {
     const executions = await ended(created.id, contact, 2);
     expect(executions.map((execution) => execution.status)).toEqual(['COMPLETED', 'COMPLETED']);
     expect((await waitForEmails(email, 2)).length).toBe(2);
+
+    // Cursor-paged, newest first, bound to its query.
+    const first = await api('GET', `/workflows/${created.id}/executions?limit=1&status=COMPLETED`);
+    expect(first.body.data).toMatchObject({ hasMore: true, total: 2, items: [{ id: executions[0].id }] });
+    const second = await api('GET', `/workflows/${created.id}/executions?limit=1&status=COMPLETED&cursor=${first.body.data.nextCursor}`);
+    expect(second.body.data).toMatchObject({ hasMore: false, nextCursor: null, items: [{ id: executions[1].id }] });
+    expect(executions[0].id > executions[1].id).toBe(true);
+    expect((await api('GET', `/workflows/${created.id}/executions?limit=1&cursor=${first.body.data.nextCursor}`)).status).toBe(400);
+    expect((await api('GET', `/workflows/${created.id}/executions?status=DONE`)).status).toBe(422);
   });
 });
 
@@ -290,5 +299,38 @@ describe('workflows: definitions', () => {
     expect(await subjectsTo(on)).toEqual([]);
     expect((await api('GET', `/workflows/${created.id}`)).status).toBe(404);
     expect(onContact.contact).toBeDefined();
+  });
+});
+
+describe('workflows: segment and contact triggers', () => {
+  it('SEGMENT_ENTERED sends when a contact enters the tracked segment, with the segment as {{event.*}}', async () => {
+    const tier = `vip-${suffix()}`;
+    const segment = await api('POST', '/segments', { body: { name: `Tier ${tier}`, trackMembership: true, filters: { operator: 'AND', conditions: [{ field: 'data.tier', operator: 'equals', value: tier }] } } });
+    expect(segment.status).toBe(201);
+    const created = await api('POST', '/templates', { body: { name: 'vip', subject: 'Welcome to {{event.segmentName}}', body: '<p>vip</p>', type: 'TRANSACTIONAL', from: FROM } });
+    await workflow({ trigger: { type: 'SEGMENT_ENTERED', segmentId: segment.body.data.id }, steps: [{ id: 'mail', type: 'SEND_EMAIL', templateId: created.body.data.id }] });
+    const email = uniqueEmail('wf-vip');
+
+    expect((await api('POST', '/contacts', { body: { email, data: { tier } } })).status).toBe(201);
+
+    const [mail] = await waitForEmails(email, 1, { timeoutMs: 45_000 });
+    expect(mail?.subject).toBe(`Welcome to Tier ${tier}`);
+  });
+
+  it('CONTACT_CREATED runs for a new contact: UPDATE_CONTACT goes through the contact rules', async () => {
+    const mark = `welcomed-${suffix()}`;
+    const created = await workflow({ trigger: { type: 'CONTACT_CREATED' }, steps: [{ id: 'tag', type: 'UPDATE_CONTACT', data: { onboarding: mark, unwanted: null } }] });
+
+    const contact = await api('POST', '/contacts', { body: { email: uniqueEmail('wf-new'), data: { unwanted: 'x', kept: 1 } } });
+    expect(contact.status).toBe(201);
+
+    const updated = await until(async () => {
+      const { body } = await api('GET', `/contacts/${contact.body.data.id}`);
+      return body.data.data.onboarding === mark ? body.data : undefined;
+    });
+    expect(updated.data).toEqual({ onboarding: mark, kept: 1 });
+    const [execution] = await ended(created.id, contact.body.data.id);
+    expect(execution).toMatchObject({ status: 'COMPLETED', steps: [{ stepId: 'tag', status: 'COMPLETED', outcome: 'UPDATED' }] });
+    expect((await api('DELETE', `/workflows/${created.id}`)).status).toBe(200);
   });
 });
