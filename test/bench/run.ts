@@ -50,6 +50,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   sending: async () => (await import('./sending')).sendingSection,
   tracking: async () => (await import('./tracking')).trackingSection,
   segments: async () => (await import('./segments')).segmentsSection,
+  imports: async () => (await import('./imports')).importsSection,
   workflows: async () => (await import('./workflows')).workflowsSection,
 };
 
