@@ -52,6 +52,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   segments: async () => (await import('./segments')).segmentsSection,
   imports: async () => (await import('./imports')).importsSection,
   workflows: async () => (await import('./workflows')).workflowsSection,
+  webhooks: async () => (await import('./webhooks')).webhooksSection,
 };
 
 /** BENCH_SECTIONS, checked before the stack starts so that a typo costs nothing. */
@@ -75,7 +76,8 @@ async function main(): Promise<number> {
   console.log(`Sections: ${names.join(', ')}`);
 
   const starting = performance.now();
-  stack = await startLocalStack({ RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE), SEND_RATE_PER_SECOND: String(SEND_RATE_PER_SECOND) });
+  // WEBHOOK_ALLOWED_HOSTS: the webhooks section delivers to a receiver on 127.0.0.1 in this process.
+  stack = await startLocalStack({ RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE), SEND_RATE_PER_SECOND: String(SEND_RATE_PER_SECOND), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
   console.log(`Local stack up in ${((performance.now() - starting) / 1000).toFixed(1)} s at ${stack.baseUrl} (DynamoDB Local ${stack.dynamoDbEndpoint}), SEND_RATE_PER_SECOND=${SEND_RATE_PER_SECOND}`);
   pointServiceAtStack(stack, RATE_LIMIT_PER_MINUTE);
   await pointQueuesAtStack(stack);
