@@ -14,13 +14,14 @@ export interface SourceRecord<T> {
 }
 
 /**
- * CSV through csv-parse: a UTF-8 BOM at the start is dropped, CRLF or LF line ends, quoted fields
+ * CSV through csv-parse: a UTF-8 BOM at the start is dropped, CRLF, LF or CR line ends, quoted fields
  * with commas, quotes ("") and line breaks, stray quotes inside unquoted fields tolerated, blank
  * lines skipped. `start` is the offset the stream begins at (0 or a checkpoint).
  */
 export async function* csvRecords(stream: Readable, start: number): AsyncGenerator<SourceRecord<string[]>> {
   const parser = stream.pipe(
-    parse({ bom: start === 0, info: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }),
+    // Line ends may be mixed (files concatenated, edited by hand): each of CRLF, LF and CR ends a record.
+    parse({ bom: start === 0, info: true, record_delimiter: ['\r\n', '\n', '\r'], relax_column_count: true, relax_quotes: true, skip_empty_lines: true }),
   );
   stream.once('error', (error) => parser.destroy(error));
   try {
