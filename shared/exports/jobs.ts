@@ -1,11 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
-import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
-import { transactWrite } from '../db/transactions';
-import { decodeCursor, pageOf } from '../http/cursor';
+import { putCounted, pageNewestFirst, type CountedListing } from '../db/listing';
 import { notFound } from '../http/errors';
 import { pageQueryEntries } from '../http/pagination';
 import { presignPayloadDownload } from '../payloads/payloads';
@@ -74,18 +72,7 @@ export async function createExport(projectId: string, filter: ExportFilter): Pro
     finishedAt: null,
     objectKey: exportKeys.object(projectId, jobId),
   };
-  await transactWrite([
-    { Put: { TableName: tableName, Item: { ...exportKeys.job(projectId, jobId), ...job }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    {
-      Update: {
-        TableName: tableName,
-        Key: exportKeys.counter(projectId),
-        UpdateExpression: 'ADD #total :one',
-        ExpressionAttributeNames: { '#total': 'total' },
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
-  ]);
+  await putCounted(listingOf(projectId), { ...exportKeys.job(projectId, jobId), ...job });
   await enqueueExport({ projectId, jobId });
   return toView(job);
 }
@@ -95,25 +82,11 @@ export async function getExport(projectId: string, jobId: string): Promise<Expor
 }
 
 export async function listExports(projectId: string, query: v.InferOutput<typeof listExportsQuerySchema>) {
-  const partition = exportKeys.partition(projectId);
-  const binding = JSON.stringify(['exports', projectId]);
-  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
-  const [result, counter] = await Promise.all([
-    documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
-        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(exportKeys.jobPrefix) },
-        ScanIndexForward: false,
-        Limit: query.limit + 1,
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-    documentClient.send(new GetCommand({ TableName: tableName, Key: exportKeys.counter(projectId) })),
-  ]);
-  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
-  return { items: page.map((item) => toView(item as unknown as StoredExportJob)), nextCursor, hasMore, total: (counter.Item?.total as number | undefined) ?? 0 };
+  const page = await pageNewestFirst(listingOf(projectId), query, JSON.stringify(['exports', projectId]));
+  return { ...page, items: page.items.map((item) => toView(item as unknown as StoredExportJob)) };
 }
+
+const listingOf = (projectId: string): CountedListing => ({ partition: exportKeys.partition(projectId), prefix: exportKeys.jobPrefix, counter: exportKeys.counter(projectId) });
 
 export async function readExport(projectId: string, jobId: string): Promise<StoredExportJob> {
   const { Item } = ULID_PATTERN.test(jobId)

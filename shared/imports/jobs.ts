@@ -1,11 +1,9 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
-import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
-import { transactWrite } from '../db/transactions';
-import { decodeCursor, pageOf } from '../http/cursor';
+import { putCounted, pageNewestFirst, type CountedListing } from '../db/listing';
 import { ApiError, conflict, notFound } from '../http/errors';
 import { pageQueryEntries } from '../http/pagination';
 import { payloadSize, payloadStream, presignPayloadUpload, putPayload } from '../payloads/payloads';
@@ -150,18 +148,7 @@ export async function createImport(projectId: string, source: ImportSource, opti
     header: null,
     queuedAt: source.kind === 'upload' || failure ? null : now.toISOString(),
   };
-  await transactWrite([
-    { Put: { TableName: tableName, Item: { ...importKeys.job(projectId, jobId), ...job }, ConditionExpression: 'attribute_not_exists(PK)' } },
-    {
-      Update: {
-        TableName: tableName,
-        Key: importKeys.counter(projectId),
-        UpdateExpression: 'ADD #total :one',
-        ExpressionAttributeNames: { '#total': 'total' },
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
-  ]);
+  await putCounted(listingOf(projectId), { ...importKeys.job(projectId, jobId), ...job });
   if (job.queuedAt) await enqueueImport({ projectId, jobId });
   if (source.kind !== 'upload') return { job: toView(job) };
   const url = await presignPayloadUpload(objectKey, importLimits.uploadUrlSeconds);
@@ -210,25 +197,11 @@ export async function getImport(projectId: string, jobId: string): Promise<Impor
 }
 
 export async function listImports(projectId: string, query: v.InferOutput<typeof listImportsQuerySchema>) {
-  const partition = importKeys.partition(projectId);
-  const binding = JSON.stringify(['imports', projectId]);
-  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
-  const [result, counter] = await Promise.all([
-    documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
-        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(importKeys.jobPrefix) },
-        ScanIndexForward: false,
-        Limit: query.limit + 1,
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-    documentClient.send(new GetCommand({ TableName: tableName, Key: importKeys.counter(projectId) })),
-  ]);
-  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
-  return { items: page.map((item) => toView(item as unknown as StoredImportJob)), nextCursor, hasMore, total: (counter.Item?.total as number | undefined) ?? 0 };
+  const page = await pageNewestFirst(listingOf(projectId), query, JSON.stringify(['imports', projectId]));
+  return { ...page, items: page.items.map((item) => toView(item as unknown as StoredImportJob)) };
 }
+
+const listingOf = (projectId: string): CountedListing => ({ partition: importKeys.partition(projectId), prefix: importKeys.jobPrefix, counter: importKeys.counter(projectId) });
 
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

@@ -1,0 +1,52 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../aws/clients';
+import { decodeCursor, pageOf } from '../http/cursor';
+import { sortKeyPrefixRange } from './schema';
+import { tableName } from './table';
+import { transactWrite } from './transactions';
+
+/**
+ * Items of one sort-key prefix in a partition (ULID ids: newest first), with the count a
+ * counter item keeps beside them: the shape of list routes over jobs and similar records.
+ */
+export interface CountedListing {
+  partition: string;
+  prefix: string;
+  counter: { PK: string; SK: string };
+}
+
+/** One page: one Query (`limit + 1`) and the counter's GetItem; `binding` ties cursors to the list. */
+export async function pageNewestFirst(listing: CountedListing, query: { limit: number; cursor?: string }, binding: string) {
+  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: listing.partition }, ['SK']) : undefined;
+  const [result, counter] = await Promise.all([
+    documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+        ExpressionAttributeValues: { ':pk': listing.partition, ...sortKeyPrefixRange(listing.prefix) },
+        ScanIndexForward: false,
+        Limit: query.limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    ),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: listing.counter })),
+  ]);
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
+  return { items: page, nextCursor, hasMore, total: (counter.Item?.total as number | undefined) ?? 0 };
+}
+
+/** Puts a new item of the listing and counts it, in one transaction. */
+export async function putCounted(listing: CountedListing, item: Record<string, unknown>): Promise<void> {
+  await transactWrite([
+    { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Update: {
+        TableName: tableName,
+        Key: listing.counter,
+        UpdateExpression: 'ADD #total :one',
+        ExpressionAttributeNames: { '#total': 'total' },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  ]);
+}
