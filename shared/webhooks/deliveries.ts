@@ -1,7 +1,8 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { writeOnce } from '../db/transactions';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { logger } from '../observability/logger';
 import { postJson, signPayload } from '../outbound/outbound';
@@ -129,22 +130,18 @@ async function recordOutcome(message: DeliveryMessage, item: Record<string, unkn
   field('nextAttemptAt', outcome.nextAttemptAt?.toISOString());
   if (outcome.attempted) field('lastAttemptAt', outcome.now.toISOString());
   if (outcome.status === 'delivered') field('deliveredAt', outcome.now.toISOString());
-  try {
-    await documentClient.send(
-      new UpdateCommand({
+  return writeOnce([
+    {
+      Update: {
         TableName: tableName,
         Key: webhookKeys.delivery(message.projectId, message.endpointId, message.deliveryId),
         UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
         ConditionExpression: '#status = :pending AND #attempts = :previous',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+      },
+    },
+  ]);
 }
 
 /** GET /webhooks/{id}/deliveries: newest first, one Query per page. */

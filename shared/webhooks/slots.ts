@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { integerEnv } from '../config/env';
 import { tableName } from '../db/table';
+import { writeOnce } from '../db/transactions';
 import { webhookKeys } from './keys';
 
 /**
@@ -23,19 +24,17 @@ export async function acquireSlot(projectId: string, endpointId: string, leaseMs
   const start = Math.floor(Math.random() * ENDPOINT_CONCURRENCY);
   for (let offset = 0; offset < ENDPOINT_CONCURRENCY; offset++) {
     const key = webhookKeys.slot(projectId, endpointId, (start + offset) % ENDPOINT_CONCURRENCY);
-    try {
-      await documentClient.send(
-        new PutCommand({
+    const taken = await writeOnce([
+      {
+        Put: {
           TableName: tableName,
           Item: { ...key, token, heldUntil: now + leaseMs, expiresAt: Math.ceil((now + leaseMs) / 1000) + 3600 },
           ConditionExpression: 'attribute_not_exists(PK) OR heldUntil < :now',
           ExpressionAttributeValues: { ':now': now },
-        }),
-      );
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') continue;
-      throw error;
-    }
+        },
+      },
+    ]);
+    if (!taken) continue;
     return {
       release: async () => {
         try {
