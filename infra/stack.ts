@@ -34,6 +34,7 @@ import {
   type GatewayResponseSpec,
 } from './gateway-responses';
 import { dlqName, queues } from './queues';
+import { SCALAR_BUNDLE } from '../shared/http/openapi/reference-page';
 import { CORS_ALLOW_HEADERS, functionGroups, routes as routeTable, type FunctionGroup, type Route } from '../shared/http/routes';
 
 export interface MailwrightStackProps extends StackProps {
@@ -167,6 +168,8 @@ export class MailwrightStack extends Stack {
         group,
         // On-demand segment evaluation reads whole audiences: up to API Gateway's 29 s, more memory (README "Segments").
         ...(group === 'segments' ? { timeout: Duration.seconds(29), memorySize: 1024 } : {}),
+        // The reference page's renderer is served from a file, not bundled code (README "API contract").
+        ...(group === 'docs' ? { bundledFiles: [SCALAR_BUNDLE] } : {}),
         logRemovalPolicy: removalPolicy,
         environment: { RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
       });

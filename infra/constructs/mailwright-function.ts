@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
@@ -27,6 +30,37 @@ export interface MailwrightFunctionProps {
   logRemovalPolicy?: RemovalPolicy;
   /** Only for functions invoked asynchronously (EventBridge): where events go after Lambda's two retries. */
   deadLetterQueue?: IQueue;
+  /**
+   * Package files the code reads at run time instead of importing (`<package>/<export path>`, as
+   * require.resolve takes them): copied into the bundle's node_modules with the package's
+   * package.json, so they resolve in Lambda as they do locally.
+   */
+  bundledFiles?: readonly string[];
+}
+
+/** Bundling hooks that copy the resolved files and their packages' package.json next to the bundle. */
+function copyPackageFiles(specifiers: readonly string[]) {
+  const resolveFromRoot = createRequire(`${projectRoot}package.json`);
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir: string, outputDir: string) =>
+      specifiers.flatMap((specifier) => {
+        const source = resolveFromRoot.resolve(specifier);
+        const packageName = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+        // exports maps rarely export package.json: find the package's folder above the file.
+        let packageDir = path.dirname(source);
+        while (!existsSync(path.join(packageDir, 'package.json')) || JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')).name !== packageName) {
+          packageDir = path.dirname(packageDir);
+        }
+        const target = path.join(outputDir, 'node_modules', packageName, path.relative(packageDir, source));
+        return [
+          `mkdir -p "${path.dirname(target)}"`,
+          `cp "${path.join(packageDir, 'package.json')}" "${path.join(outputDir, 'node_modules', packageName, 'package.json')}"`,
+          `cp "${source}" "${target}"`,
+        ];
+      }),
+  };
 }
 
 /** The CloudWatch namespace of the functions' EMF metrics (shared/observability/metrics.ts). */
@@ -84,6 +118,7 @@ export class MailwrightFunction extends NodejsFunction {
         mainFields: ['module', 'main'],
         // CommonJS dependencies call require(); ESM output has none unless we create it.
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        ...(props.bundledFiles?.length ? { commandHooks: copyPackageFiles(props.bundledFiles) } : {}),
       },
     });
   }

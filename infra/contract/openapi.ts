@@ -5,7 +5,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildOpenApiDocument, documentationGaps } from '../../shared/http/openapi/document';
+
+// A response schema module (shared/workflows/responses.ts → shared/stats/stats.ts) reads TABLE_NAME
+// when imported; the generator itself calls no AWS API, so any name does.
+process.env.TABLE_NAME ??= 'mailwright-openapi-generator';
+const { buildOpenApiDocument, documentationGaps } = await import('../../shared/http/openapi/document');
 
 const file = path.resolve(process.argv[2] ?? 'client/openapi.json');
 mkdirSync(path.dirname(file), { recursive: true });

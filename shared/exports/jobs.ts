@@ -5,10 +5,10 @@ import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { putCounted, pageNewestFirst, type CountedListing } from '../db/listing';
 import { notFound } from '../http/errors';
-import { pageQueryEntries } from '../http/pagination';
 import { presignPayloadDownload } from '../payloads/payloads';
 import { segmentKeys } from '../segments/keys';
 import { exportKeys } from './keys';
+import type { ExportFilter, listExportsQuerySchema } from './schemas';
 import { enqueueExport } from './queue';
 
 /**
@@ -22,13 +22,7 @@ export const DOWNLOAD_URL_SECONDS = 3600;
 
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export const createExportSchema = v.object({
-  subscribed: v.optional(v.boolean('subscribed must be a boolean')),
-  segmentId: v.optional(v.pipe(v.string('segmentId must be a string'), v.regex(ULID_PATTERN, 'segmentId must be a segment id'))),
-});
-export type ExportFilter = v.InferOutput<typeof createExportSchema>;
-
-export const listExportsQuerySchema = v.object(pageQueryEntries);
+export { createExportSchema, listExportsQuerySchema, type ExportFilter } from './schemas';
 
 export interface ExportJob {
   id: string;

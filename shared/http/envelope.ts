@@ -2,7 +2,7 @@ import { ApiError } from './errors';
 
 export interface ErrorEnvelope {
   success: false;
-  /** error.message again at the top level, where Plunk's client library reads it. */
+  /** error.message (with the field errors, if any) at the top level, where Plunk's client library reads it. */
   message: string;
   error: {
     code: string;
@@ -22,7 +22,7 @@ export function successBody<T>(data: T) {
 export function errorBody(error: ApiError, requestId: string): ErrorEnvelope {
   return {
     success: false,
-    message: error.message,
+    message: error.errors?.length ? `${error.message}: ${error.errors.map((field) => `${field.field}: ${field.message}`).join('; ')}` : error.message,
     error: {
       code: error.code,
       message: error.message,

@@ -33,12 +33,13 @@ export const fieldErrorSchema = v.strictObject({
 
 /**
  * The error envelope of handlers and of API Gateway's own answers (infra/gateway-responses.ts).
- * `message` repeats `error.message` at the top level, where Plunk's client library reads it.
+ * `message` repeats `error.message` (and the field errors) at the top level, where Plunk's client
+ * library reads it.
  * `timestamp` is ISO 8601 from handlers; API Gateway's answers carry its request time.
  */
 export const errorEnvelopeSchema = v.strictObject({
   success: v.literal(false),
-  message: v.pipe(v.string(), v.description('error.message again, for clients that read a top-level message (Plunk)')),
+  message: v.pipe(v.string(), v.description('error.message followed by the field errors, for clients that read a top-level message (Plunk)')),
   error: v.strictObject({
     code: v.pipe(v.string(), v.examples(['VALIDATION_ERROR'])),
     message: v.pipe(v.string(), v.examples(['The request did not pass validation'])),

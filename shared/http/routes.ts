@@ -34,7 +34,7 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -86,6 +86,11 @@ export const routes: readonly Route[] = [
   { method: 'PATCH', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'DELETE', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'GET', path: '/segments/{id}/contacts', group: 'segments', keys: secret },
+
+  // The API contract without a key (README "API contract"): the OpenAPI document and its reference page.
+  { method: 'GET', path: '/openapi.json', group: 'docs', keys: [], auth: 'none', cors: true },
+  { method: 'GET', path: '/docs', group: 'docs', keys: [], auth: 'none' },
+  { method: 'GET', path: '/docs/scalar.js', group: 'docs', keys: [], auth: 'none' },
 
   // Outbound webhooks (README "Webhooks").
   { method: 'POST', path: '/webhooks', group: 'webhooks', keys: secret },

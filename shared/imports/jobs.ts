@@ -5,11 +5,11 @@ import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { putCounted, pageNewestFirst, type CountedListing } from '../db/listing';
 import { ApiError, conflict, notFound } from '../http/errors';
-import { pageQueryEntries } from '../http/pagination';
 import { payloadSize, payloadStream, presignPayloadUpload, putPayload } from '../payloads/payloads';
 import { importKeys } from './keys';
 import { enqueueImport } from './queue';
 import { FileProblem, type RowError } from './rows';
+import type { listImportsQuerySchema } from './schemas';
 import { sniffFormat } from './source';
 
 /**
@@ -67,22 +67,7 @@ export interface StoredImportJob extends ImportJob {
   queuedAt: string | null;
 }
 
-const booleanQuery = (name: string) =>
-  v.optional(v.pipe(v.picklist(['true', 'false'], `${name} must be true or false`), v.transform((value) => value === 'true')));
-
-export const importOptionsQuerySchema = v.object({ updateExisting: booleanQuery('updateExisting'), subscribed: booleanQuery('subscribed') });
-
-export const createImportSchema = v.pipe(
-  v.object({
-    contacts: v.optional(v.array(v.unknown(), 'contacts must be an array')),
-    upload: v.optional(v.literal(true, 'upload must be true')),
-    updateExisting: v.optional(v.boolean('updateExisting must be a boolean')),
-    subscribed: v.optional(v.boolean('subscribed must be a boolean')),
-  }),
-  v.check((input) => (input.contacts === undefined) !== (input.upload === undefined), 'send either contacts or upload: true'),
-);
-
-export const listImportsQuerySchema = v.object(pageQueryEntries);
+export { createImportSchema, importOptionsQuerySchema, listImportsQuerySchema } from './schemas';
 
 export interface ImportOptions {
   updateExisting?: boolean;

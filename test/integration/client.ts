@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { OpenApiDocument } from '../../shared/http/openapi/document';
+import { ContractValidator } from '../support/contract';
 import type { LocalStack } from '../support/local-stack';
 
 export const stack: LocalStack = JSON.parse(process.env.MAILWRIGHT_TEST_STACK ?? 'null');
@@ -25,7 +27,23 @@ export async function api<T = any>(method: string, route: string, options: { key
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  const body = text && response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text || undefined;
+  (await contract()).validate(method, route, { status: response.status, contentType: response.headers.get('content-type'), body });
+  return { status: response.status, headers: response.headers, body };
+}
+
+let validator: Promise<ContractValidator> | undefined;
+
+/**
+ * Every response of a documented route is checked against the OpenAPI document the stack serves
+ * at GET /openapi.json (test/support/contract.ts), fetched once per test file.
+ */
+export function contract(): Promise<ContractValidator> {
+  validator ??= fetch(`${stack.baseUrl}/openapi.json`).then(async (response) => {
+    if (!response.ok) throw new Error(`GET /openapi.json answered ${response.status}`);
+    return new ContractValidator((await response.json()) as OpenApiDocument);
+  });
+  return validator;
 }
 
 const run = promisify(execFile);

@@ -83,16 +83,19 @@ function operation(route: Route, doc: OperationDoc, components: Components): Jso
           },
         }
       : {}),
-    responses: { [String(doc.success.status)]: successResponse(doc, components), ...errorResponses(route, doc, components) },
+    responses: { ...successResponses(doc, components), ...errorResponses(route, doc, components) },
   };
 }
 
-function successResponse(doc: OperationDoc, components: Components): JsonSchema {
+function successResponses(doc: OperationDoc, components: Components): Record<string, JsonSchema> {
   const success = doc.success;
-  if ('mediaType' in success) return { description: success.description, content: { [success.mediaType]: { schema: success.schema } } };
+  if ('mediaType' in success) return { [String(success.status)]: { description: success.description, content: { [success.mediaType]: { schema: success.schema } } } };
+  const content = {
+    'application/json': { schema: components.hoist(toOpenApiSchema(successEnvelope(success.data), 'response')), ...(success.example !== undefined ? { example: { success: true, data: success.example } } : {}) },
+  };
   return {
-    description: success.description,
-    content: { 'application/json': { schema: components.hoist(toOpenApiSchema(successEnvelope(success.data), 'response')), ...(success.example !== undefined ? { example: { success: true, data: success.example } } : {}) } },
+    [String(success.status)]: { description: success.description, content },
+    ...(success.alsoStatus ? { [String(success.alsoStatus.status)]: { description: success.alsoStatus.description, content } } : {}),
   };
 }
 
@@ -126,7 +129,7 @@ function errorResponses(route: Route, doc: OperationDoc, components: Components)
   const envelope = components.hoist(toOpenApiSchema(v.pipe(errorEnvelopeSchema, v.title('Error')), 'response'));
   const byStatus = new Map<number, ErrorCase[]>();
   for (const error of errorCases(route, doc)) byStatus.set(error.status, [...(byStatus.get(error.status) ?? []), error]);
-  return Object.fromEntries(
+  const listed = Object.fromEntries(
     [...byStatus].sort(([a], [b]) => a - b).map(([status, cases]) => [
       String(status),
       {
@@ -141,6 +144,8 @@ function errorResponses(route: Route, doc: OperationDoc, components: Components)
       },
     ]),
   );
+  // API Gateway's own answers (502 from a crashed function, 504 after 29 s…) share the envelope.
+  return { ...listed, default: { description: 'Any other error, in the same envelope', content: { 'application/json': { schema: envelope } } } };
 }
 
 function errorExample(status: number, error: ErrorCase) {

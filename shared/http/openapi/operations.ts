@@ -5,6 +5,10 @@ import { createDomainSchema } from '../../domains/schemas';
 import { domainResponseSchema } from '../../domains/responses';
 import { listEventsQuerySchema, trackRequestSchema } from '../../events/schemas';
 import { eventNameResponseSchema, eventResponseSchema, trackResponseSchema } from '../../events/responses';
+import { createExportSchema, listExportsQuerySchema } from '../../exports/schemas';
+import { exportResponseSchema } from '../../exports/responses';
+import { createImportSchema, importOptionsQuerySchema, listImportsQuerySchema } from '../../imports/schemas';
+import { createdImportResponseSchema, importResponseSchema } from '../../imports/responses';
 import { createSegmentSchema, listQuerySchema, patchSegmentSchema } from '../../segments/schemas';
 import { segmentResponseSchema } from '../../segments/responses';
 import { sendRequestSchema } from '../../sending/schemas';
@@ -37,7 +41,9 @@ export interface OperationDoc {
   /** Request headers the route reads. */
   headers?: { name: string; description: string; schema: Record<string, unknown> }[];
   /** Enveloped JSON success `{ success: true, data }`, or a raw body (no envelope). */
-  success: { status: number; description: string; data: v.GenericSchema; example?: unknown } | { status: number; description: string; mediaType: string; schema: Record<string, unknown> };
+  success:
+    | { status: number; description: string; data: v.GenericSchema; example?: unknown; /** Another success status with the same body. */ alsoStatus?: { status: number; description: string } }
+    | { status: number; description: string; mediaType: string; schema: Record<string, unknown> };
   errors?: readonly ErrorCase[];
 }
 
@@ -59,7 +65,7 @@ export const operations: Record<string, OperationDoc> = {
     description: 'Upsert by email: creates the contact (201) or updates the one with this email (200). Top-level data keys merge into the stored data; a null value removes the key.',
     body: upsertContactSchema,
     bodyExample: contactExample,
-    success: { status: 201, description: 'Created (200 when a contact with this email was updated)', data: upsertedContactResponseSchema },
+    success: { status: 201, description: 'Created', data: upsertedContactResponseSchema, alsoStatus: { status: 200, description: 'Updated: a contact with this email existed' } },
     errors: [concurrent],
   },
   'GET /contacts': {
@@ -93,6 +99,65 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'Delete a contact',
     success: { status: 200, description: 'Deleted', data: deletedSchema },
     errors: [notFound('contact'), concurrent],
+  },
+
+  'POST /contacts/imports': {
+    operationId: 'importContacts',
+    tag: 'Imports and exports',
+    summary: 'Import contacts (queued)',
+    description:
+      'Either a JSON body { contacts: [{ email, subscribed?, data? }] }, or a CSV body sent with Content-Type: text/csv (header row; email required, subscribed optional as true/false/1/0/yes/no, every other column a data key, a data. prefix dropped; options as query parameters), or { upload: true } for a presigned S3 PUT URL (files up to 100 MB, 15 minutes), then POST /contacts/imports/{id}/start. Rows go through the rules of POST /contacts; poll GET /contacts/imports/{id}.',
+    body: createImportSchema,
+    bodyExample: { contacts: [contactExample], updateExisting: true },
+    query: importOptionsQuerySchema,
+    success: { status: 202, description: 'The job, queued (or FAILED at once when the body cannot be imported)', data: createdImportResponseSchema },
+  },
+  'GET /contacts/imports': {
+    operationId: 'listContactImports',
+    tag: 'Imports and exports',
+    summary: 'List imports',
+    query: listImportsQuerySchema,
+    success: { status: 200, description: 'A page of import jobs, newest first', data: pageSchema(importResponseSchema) },
+  },
+  'GET /contacts/imports/{id}': {
+    operationId: 'getContactImport',
+    tag: 'Imports and exports',
+    summary: 'Get an import',
+    success: { status: 200, description: 'The job and its progress', data: importResponseSchema },
+    errors: [notFound('import')],
+  },
+  'POST /contacts/imports/{id}/start': {
+    operationId: 'startContactImport',
+    tag: 'Imports and exports',
+    summary: 'Start an uploaded import',
+    description: 'Checks the uploaded file (there, at most 100 MB, CSV, JSON Lines or a JSON document up to 6 MB) and queues the job. Calling it again is harmless.',
+    success: { status: 202, description: 'The job, queued (or FAILED when the file cannot be imported)', data: importResponseSchema },
+    errors: [notFound('import'), { status: 409, code: 'UPLOAD_MISSING', when: 'No file was uploaded yet' }, { status: 409, code: 'NOT_AN_UPLOAD', when: 'The import was created with its file' }],
+  },
+  'POST /contacts/exports': {
+    operationId: 'exportContacts',
+    tag: 'Imports and exports',
+    summary: 'Export contacts as CSV (queued)',
+    description: 'All contacts, only subscribed (or unsubscribed) ones, or a segment\'s members. Columns: id,email,subscribed,createdAt,updatedAt and data.<key> per data key (non-string values as JSON).',
+    body: createExportSchema,
+    bodyExample: { subscribed: true },
+    success: { status: 202, description: 'The job, queued', data: exportResponseSchema },
+    errors: [notFound('segment')],
+  },
+  'GET /contacts/exports': {
+    operationId: 'listContactExports',
+    tag: 'Imports and exports',
+    summary: 'List exports',
+    query: listExportsQuerySchema,
+    success: { status: 200, description: 'A page of export jobs, newest first', data: pageSchema(exportResponseSchema) },
+  },
+  'GET /contacts/exports/{id}': {
+    operationId: 'getContactExport',
+    tag: 'Imports and exports',
+    summary: 'Get an export',
+    description: 'When COMPLETED, downloadUrl is a presigned GET of the CSV valid for one hour (a new one at every call).',
+    success: { status: 200, description: 'The job', data: exportResponseSchema },
+    errors: [notFound('export')],
   },
 
   'POST /templates': {
@@ -330,5 +395,27 @@ export const operations: Record<string, OperationDoc> = {
     query: listExecutionsQuerySchema,
     success: { status: 200, description: 'A page of executions, newest first, each with its steps', data: pageSchema(executionResponseSchema) },
     errors: [notFound('workflow')],
+  },
+
+  'GET /openapi.json': {
+    operationId: 'getOpenApiDocument',
+    tag: 'API contract',
+    summary: 'This OpenAPI document',
+    description: 'Generated from the code (route table, valibot schemas); no key needed. npm run client turns it into a typed TypeScript client.',
+    success: { status: 200, description: 'The OpenAPI 3.1 document', mediaType: 'application/json', schema: { type: 'object', required: ['openapi', 'paths'] } },
+  },
+  'GET /docs': {
+    operationId: 'getReferencePage',
+    tag: 'API contract',
+    summary: 'The API reference page',
+    description: 'Renders this document with Scalar, served by the API itself (no CDN); "try it" sends requests to this API.',
+    success: { status: 200, description: 'An HTML page', mediaType: 'text/html', schema: { type: 'string' } },
+  },
+  'GET /docs/scalar.js': {
+    operationId: 'getReferenceScript',
+    tag: 'API contract',
+    summary: 'The reference page renderer',
+    description: "Scalar's standalone bundle (@scalar/api-reference), loaded by GET /docs.",
+    success: { status: 200, description: 'JavaScript', mediaType: 'text/javascript', schema: { type: 'string' } },
   },
 };
