@@ -134,7 +134,7 @@ describe('outbound webhooks', () => {
     const publicHost = await api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/hook', events: ['*'] } });
     expect(publicHost.status).toBe(201);
     await api('DELETE', `/webhooks/${publicHost.body.data.id}`);
-  });
+  }, 60_000);
 
   it('validates event kinds and patches', async () => {
     const unknownKind = await api('POST', '/webhooks', { body: { url: `${receiverUrl}/x`, events: ['email.sent', 'email.nope'] } });
@@ -164,7 +164,7 @@ describe('outbound webhooks', () => {
     expect(fetched.body.data).not.toHaveProperty('secret');
     expect(listed.body.data.items.map((item: { id: string }) => item.id)).toContain(webhook.id);
     expect(listed.body.data.items.every((item: object) => !('secret' in item))).toBe(true);
-  });
+  }, 60_000);
 
   it('keeps the old secret signing beside the new one after rotate-secret', async () => {
     // Prepare
@@ -187,7 +187,7 @@ describe('outbound webhooks', () => {
     const headers = entry.headers as Record<string, string>;
     expect(new Webhook(rotated.body.data.secret).verify(entry.body, headers)).toMatchObject({ type: 'webhook.test', data: { webhookId: webhook.id } });
     expect(new Webhook(webhook.secret).verify(entry.body, headers)).toMatchObject({ type: 'webhook.test' });
-  });
+  }, 60_000);
 
   it("answers 404 for another project's endpoint and for unknown ids", async () => {
     const other = await admin<{ projectId: string; secretKey: string }>('create-project', '--name', 'webhooks-other');
@@ -211,7 +211,7 @@ describe('outbound webhooks', () => {
     const deleted = await api('DELETE', `/webhooks/${webhook.id}`);
     expect(deleted.status).toBe(200);
     expect((await api('GET', `/webhooks/${webhook.id}`)).status).toBe(404);
-  });
+  }, 60_000);
 });
 
 async function waitForDelivered(webhookId: string) {
