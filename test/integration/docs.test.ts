@@ -44,7 +44,7 @@ describe('GET /docs', () => {
     // Act: open the page, then send GET /events/names from its "Test Request" client with the secret key.
     await page.goto(`${stack.baseUrl}/docs`);
     await page.getByText(summaries.at(-1)!, { exact: true }).first().waitFor({ timeout: 45_000 });
-    const navigation = await page.locator('nav, aside').first().innerText();
+    const pageText = await page.evaluate(() => document.body.innerText);
     await page.getByPlaceholder('Token').filter({ visible: true }).first().fill(stack.secretKey);
     await page.getByText('List event names', { exact: true }).first().click();
     await page.locator('[id$="/GET/events/names"]').getByRole('button', { name: /Test Request/ }).first().click();
@@ -56,7 +56,7 @@ describe('GET /docs', () => {
 
     // Assess
     expect(new Set(summaries).size).toBe(routes.length);
-    for (const summary of summaries) expect(navigation).toContain(summary);
+    for (const summary of summaries) expect(pageText).toContain(summary);
     expect(tried.status()).toBe(200);
     expect(tried.request().headers().authorization).toBe(`Bearer ${stack.secretKey}`);
     expect(() => validator.validate('GET', '/events/names', { status: tried.status(), contentType: tried.headers()['content-type'] ?? null, body: triedBody })).not.toThrow();

@@ -78,12 +78,13 @@ function operation(route: Route, doc: OperationDoc, components: Components): Jso
     ...(doc.body
       ? {
           requestBody: {
-            required: true,
+            // A body wrapped in v.optional may be left out (POST /campaigns/{id}/send).
+            required: doc.body.type !== 'optional',
             content: { 'application/json': { schema: components.hoist(toOpenApiSchema(doc.body, 'request')), ...(doc.bodyExample !== undefined ? { example: doc.bodyExample } : {}) } },
           },
         }
       : {}),
-    responses: { ...successResponses(doc, components), ...errorResponses(route, doc, components) },
+    responses: { ...successResponses(doc, components), ...errorResponses(route, doc, components), ...rawResponses(doc) },
   };
 }
 
@@ -97,6 +98,10 @@ function successResponses(doc: OperationDoc, components: Components): Record<str
     [String(success.status)]: { description: success.description, content },
     ...(success.alsoStatus ? { [String(success.alsoStatus.status)]: { description: success.alsoStatus.description, content } } : {}),
   };
+}
+
+function rawResponses(doc: OperationDoc): Record<string, JsonSchema> {
+  return Object.fromEntries((doc.rawResponses ?? []).map((raw) => [String(raw.status), { description: raw.description, content: { [raw.mediaType]: { schema: { type: 'string' } } } }]));
 }
 
 /** The errors a route answers: its own, plus those its shape implies (keys, body, query, cursor). */
