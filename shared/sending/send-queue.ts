@@ -1,20 +1,10 @@
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { requiredEnv } from '../config/env';
 import type { SendMessage } from '../emails/emails';
+import { sendMessageBatches } from '../queue/send-batches';
 
 const sendQueueUrl = requiredEnv('SEND_QUEUE_URL');
-const sqs = new SQSClient({});
 
-/** Queues one message per email, ten per SendMessageBatch, retrying entries SQS did not take. */
+/** Queues one message per email on the send queue (transactional and workflow mail). */
 export async function enqueueEmails(messages: SendMessage[]): Promise<void> {
-  for (let start = 0; start < messages.length; start += 10) {
-    let entries = messages.slice(start, start + 10).map((message, index) => ({ Id: String(index), MessageBody: JSON.stringify(message) }));
-    for (let attempt = 0; entries.length > 0; attempt++) {
-      if (attempt >= 5) throw new Error(`SQS refused ${entries.length} send messages`);
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
-      const { Failed = [] } = await sqs.send(new SendMessageBatchCommand({ QueueUrl: sendQueueUrl, Entries: entries }));
-      const failedIds = new Set(Failed.map((failure) => failure.Id));
-      entries = entries.filter((entry) => failedIds.has(entry.Id));
-    }
-  }
+  await sendMessageBatches(sendQueueUrl, messages.map((message) => JSON.stringify(message)));
 }
