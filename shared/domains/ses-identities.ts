@@ -1,7 +1,8 @@
 import { CreateEmailIdentityCommand, DeleteEmailIdentityCommand, GetEmailIdentityCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { traced } from '../observability/tracer';
 
 /** SES email identities with Easy DKIM: what a sender domain is in SES. */
-const ses = new SESv2Client({});
+const ses = traced(new SESv2Client({}));
 
 export interface IdentityState {
   dkimTokens: string[];

@@ -1,15 +1,15 @@
 import { BatchWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { countMetric, metricNames } from '../observability/metrics';
 import { emailKeys } from './keys';
 
 /**
  * An email record: one per recipient of a send, campaign or workflow step (DESIGN.md "Sending
  * semantics"). Status moves QUEUED → SENDING → SENT → DELIVERED | BOUNCED | COMPLAINED, or to
- * FAILED | SUPPRESSED, or (campaign mail whose campaign was cancelled before it left) CANCELLED;
- * it never moves backwards.
+ * FAILED | SUPPRESSED; it never moves backwards.
  */
-export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
+export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED';
 
 export type EmailSourceType = 'transactional' | 'campaign' | 'workflow';
 
@@ -54,6 +54,8 @@ export interface EmailRecord {
 export interface SendMessage {
   projectId: string;
   emailId: string;
+  /** The request that queued it (its requestId), on the sender's log lines; older messages have none. */
+  correlationId?: string;
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -68,6 +70,7 @@ export async function putEmails(records: EmailRecord[]): Promise<void> {
       if (attempt > 8 && pending?.length) throw new Error('DynamoDB kept unprocessed email records');
     }
   }
+  for (const record of records) countMetric(metricNames.emailsQueued, { source: record.source.type });
 }
 
 export async function getEmail(projectId: string, emailId: string): Promise<EmailRecord | undefined> {

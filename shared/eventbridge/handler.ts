@@ -1,5 +1,7 @@
 import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { logger } from '../observability/logger';
+import { flushMetrics } from '../observability/metrics';
+import { inSubsegment } from '../observability/tracer';
 
 /**
  * The one EventBridge handler factory. EventBridge invokes asynchronously, one event at a time:
@@ -10,12 +12,13 @@ export function createEventBridgeHandler<TDetail>(options: { name: string; proce
   return async (event: EventBridgeEvent<string, TDetail>, context: Context): Promise<void> => {
     logger.appendKeys({ function: options.name, eventId: event.id, detailType: event['detail-type'], awsRequestId: context.awsRequestId });
     try {
-      await options.process(event);
+      await inSubsegment(options.name, {}, () => options.process(event));
     } catch (error) {
       logger.error('Event processing failed; EventBridge will retry', { error: error as Error });
       throw error;
     } finally {
       logger.resetKeys();
+      flushMetrics();
     }
   };
 }

@@ -1,9 +1,10 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import { requiredEnv } from '../config/env';
+import { traced } from '../observability/tracer';
 
 const exportQueueUrl = requiredEnv('EXPORT_QUEUE_URL');
-const sqs = new SQSClient({});
+const sqs = traced(new SQSClient({}));
 
 export const exportMessageSchema = v.object({ projectId: v.pipe(v.string(), v.nonEmpty()), jobId: v.pipe(v.string(), v.nonEmpty()) });
 export type ExportMessage = v.InferOutput<typeof exportMessageSchema>;

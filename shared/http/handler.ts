@@ -5,7 +5,10 @@ import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { DEFAULT_MAX_BODY_BYTES, findRoute, routeKey, type KeyKind, type Route } from './routes';
 import { admitRequest } from '../access/admission';
+import { withCorrelationId } from '../observability/correlation';
 import { logger } from '../observability/logger';
+import { countMetric, flushMetrics, metricNames } from '../observability/metrics';
+import { inSubsegment } from '../observability/tracer';
 import { errorBody, successBody, toApiError } from './envelope';
 import { ApiError, badRequest, forbidden, notFound, payloadTooLarge, unauthorized } from './errors';
 
@@ -45,7 +48,7 @@ export type RouteHandler = (request: HttpRequest) => Promise<HttpResult>;
  * JSON body → route handler → success envelope; any error → error envelope with the requestId.
  */
 export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>>) {
-  return middy<Event, APIGatewayProxyResult, Error, Context>()
+  const handler = middy<Event, APIGatewayProxyResult, Error, Context>()
     .use(httpHeaderNormalizer())
     .use(ownSecurityPolicy())
     .use(httpSecurityHeaders())
@@ -75,6 +78,33 @@ export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>
         body: result.body ?? JSON.stringify(successBody(result.data)),
       };
     });
+  return observed(handler);
+}
+
+/**
+ * Around every request: its requestId is the correlation id (on every log line, in the send queue
+ * messages it queues and so on the sender's lines, and as an X-Ray annotation), and it counts in
+ * the ApiRequests and ApiErrors (5xx) metrics of its route.
+ */
+function observed(handler: (event: Event, context: Context) => Promise<APIGatewayProxyResult>) {
+  return async (event: Event, context: Context): Promise<APIGatewayProxyResult> => {
+    const requestId = event.requestContext?.requestId ?? context?.awsRequestId;
+    return withCorrelationId(requestId, () =>
+      inSubsegment('http', { correlationId: requestId }, async () => {
+        let statusCode = 500;
+        try {
+          const response = await handler(event, context);
+          statusCode = response.statusCode;
+          return response;
+        } finally {
+          const route = event.route ? routeKey(event.route.method, event.route.path) : 'unmatched';
+          countMetric(metricNames.apiRequests, { route });
+          if (statusCode >= 500) countMetric(metricNames.apiErrors, { route });
+          flushMetrics();
+        }
+      }),
+    );
+  };
 }
 
 /** The Content-Security-Policy a handler set on its response, by event. */
@@ -140,7 +170,7 @@ function jsonBody(): MiddlewareObj<Event, APIGatewayProxyResult> {
         return;
       }
       const mediaType = (event.headers?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (event.route?.rawBodyTypes?.some((type) => type === '*/*' || type === mediaType)) {
+      if (event.route?.rawBodyTypes?.includes(mediaType)) {
         event.rawBody = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
         event.body = undefined as unknown as string;
         return;

@@ -1,9 +1,10 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import { requiredEnv } from '../config/env';
+import { traced } from '../observability/tracer';
 
 const importQueueUrl = requiredEnv('IMPORT_QUEUE_URL');
-const sqs = new SQSClient({});
+const sqs = traced(new SQSClient({}));
 
 export const importMessageSchema = v.object({ projectId: v.pipe(v.string(), v.nonEmpty()), jobId: v.pipe(v.string(), v.nonEmpty()) });
 export type ImportMessage = v.InferOutput<typeof importMessageSchema>;

@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { requiredEnv } from '../config/env';
+import { traced } from '../observability/tracer';
 
 /**
  * The payload bucket: what is too big for a queue message (attachments) travels by reference.
@@ -18,7 +19,7 @@ import { requiredEnv } from '../config/env';
  * local s3rver alike.
  */
 const bucket = requiredEnv('PAYLOAD_BUCKET');
-const s3 = new S3Client({ forcePathStyle: true });
+const s3 = traced(new S3Client({ forcePathStyle: true }));
 
 export const attachmentKey = (projectId: string, sendId: string, index: number) => `attachments/${projectId}/${sendId}/${index}`;
 

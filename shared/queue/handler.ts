@@ -1,6 +1,9 @@
 import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { withCorrelationId } from '../observability/correlation';
 import { logger } from '../observability/logger';
+import { countMetric, flushMetrics, metricNames } from '../observability/metrics';
+import { inSubsegment, traced } from '../observability/tracer';
 import { InvalidMessage, RetryLater } from './errors';
 
 export { InvalidMessage, RetryLater } from './errors';
@@ -19,7 +22,7 @@ export type SqsHandler = (event: SQSEvent, context?: Context) => Promise<SQSBatc
 /** Longest visibility timeout SQS accepts (12 hours). */
 const MAX_VISIBILITY_SECONDS = 43_200;
 
-export const sqsClient = new SQSClient({});
+export const sqsClient = traced(new SQSClient({}));
 
 /**
  * The one SQS consumer factory (the queue-side twin of createHttpHandler). Every consumer is
@@ -46,24 +49,41 @@ export function createSqsHandler<T>(options: SqsHandlerOptions<T>): SqsHandler {
     } catch (error) {
       throw new InvalidMessage(`The message body is not a valid message: ${describeParseError(error)}`);
     }
-    await options.process(message, record, context);
+    // A message that carries the correlation id of the request behind it (the send queue's do)
+    // has it on every log line written while it is processed.
+    await withCorrelationId(correlationIdOf(body), () => options.process(message, record, context));
   }
 
-  return async (event, context) => {
-    const records = event.Records ?? [];
-    const results = await Promise.allSettled(records.map((record) => handleRecord(record, context)));
-    const batchItemFailures: SQSBatchItemFailure[] = [];
-    await Promise.all(
-      results.map(async (result, index) => {
-        if (result.status === 'fulfilled') return;
-        const record = records[index]!;
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-        await reportFailure(options.name, record, result.reason);
-      }),
-    );
-    return { batchItemFailures };
-  };
+  return (event, context) =>
+    inSubsegment(options.name, {}, async () => {
+      const records = event.Records ?? [];
+      const results = await Promise.allSettled(records.map((record) => handleRecord(record, context)));
+      const batchItemFailures: SQSBatchItemFailure[] = [];
+      await Promise.all(
+        results.map(async (result, index) => {
+          if (result.status === 'fulfilled') return;
+          const record = records[index]!;
+          batchItemFailures.push({ itemIdentifier: record.messageId });
+          await withCorrelationId(correlationIdOf(parsedOrUndefined(record.body)), () => reportFailure(options.name, record, result.reason));
+        }),
+      );
+      flushMetrics();
+      return { batchItemFailures };
+    });
 }
+
+function parsedOrUndefined(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+const correlationIdOf = (body: unknown) => {
+  const value = (body as { correlationId?: unknown } | null)?.correlationId;
+  return typeof value === 'string' && value.length > 0 && value.length <= 200 ? value : undefined;
+};
 
 async function reportFailure(consumer: string, record: SQSRecord, error: unknown): Promise<void> {
   const context = { consumer, messageId: record.messageId, receiveCount: Number(record.attributes?.ApproximateReceiveCount ?? 1) };
@@ -79,6 +99,7 @@ async function reportFailure(consumer: string, record: SQSRecord, error: unknown
     }
     return;
   }
+  countMetric(metricNames.messageFailures, { consumer });
   if (error instanceof InvalidMessage) {
     logger.error('Invalid message; it will reach the DLQ after maxReceiveCount receives', { ...context, reason: error.message });
     return;

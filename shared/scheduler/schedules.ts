@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient, UpdateScheduleCommand, type CreateScheduleCommandInput } from '@aws-sdk/client-scheduler';
 import { requiredEnv } from '../config/env';
+import { traced } from '../observability/tracer';
 
 /** Configuration, read once at cold start. */
 const config = {
@@ -9,7 +10,7 @@ const config = {
 };
 
 /** Locally the endpoint comes from AWS_ENDPOINT_URL_SCHEDULER (infra/local/scheduler.ts). */
-export const schedulerClient = new SchedulerClient({});
+export const schedulerClient = traced(new SchedulerClient({}));
 
 /** EventBridge Scheduler's limit on schedule names. */
 const SCHEDULE_NAME = /^[0-9a-zA-Z-_.]{1,64}$/;

@@ -12,13 +12,13 @@ import { claimEmail, finishClaimItem, releaseEmail, type EmailRecord, type Email
 import { transactWrite } from '../db/transactions';
 import { countEvents, eventWriteItems, newEvent } from '../events/events';
 import { logger } from '../observability/logger';
+import { countMetric, metricNames, timeMetric } from '../observability/metrics';
 import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
 import { countOutcome } from '../stats/stats';
 import { isSuppressed } from '../suppression/suppression';
-import { acquireSendSlot, admitSend, type SendLane } from './pacer';
-import { queuedMailFate, settleCampaignEmail } from '../campaigns/progress';
-import { buildSendEmailInput, classifySesError, gateSendEmail, sesClient, type AttachmentContent } from './ses';
+import { acquireSendSlot, admitSend } from './pacer';
+import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, sesClient, type AttachmentContent } from './ses';
 
 /** Configuration, read once at cold start. */
 const config = {
@@ -39,15 +39,10 @@ const RECORD_ATTEMPTS = 4;
 export const sendMessageSchema = v.object({
   projectId: v.pipe(v.string(), v.nonEmpty()),
   emailId: v.pipe(v.string(), v.nonEmpty()),
+  correlationId: v.optional(v.pipe(v.string(), v.maxLength(200))),
 });
 
 export const parseSendMessage = (body: unknown): SendMessage => v.parse(sendMessageSchema, body);
-
-/** The send queue's consumer (transactional and workflow mail). */
-export const processSendMessage = (message: SendMessage, record?: SQSRecord) => processEmail(message, record, 'transactional');
-
-/** The campaign send queue's consumer: the same sending, in the pacer's campaign lane (transactional mail goes first). */
-export const processCampaignSendMessage = (message: SendMessage, record?: SQSRecord) => processEmail(message, record, 'campaign');
 
 /**
  * Sends one email record, at most once per claim (DESIGN.md "Sending semantics"):
@@ -57,7 +52,7 @@ export const processCampaignSendMessage = (message: SendMessage, record?: SQSRec
  * SES throttling or trouble: the claim is released and the message retried after a backoff
  * (RetryLater); SES rejection: FAILED + `email.failed`, not retried.
  */
-async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane): Promise<void> {
+export async function processSendMessage(message: SendMessage, record?: SQSRecord): Promise<void> {
   const log = { projectId: message.projectId, emailId: message.emailId };
   const email = await claimEmail(message.projectId, message.emailId, LEASE_MS);
   if (!email) {
@@ -80,13 +75,7 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
       return;
     }
     attachments = loaded;
-    await acquireSendSlot(config.ratePerSecond, Date.now, lane);
-    // Checked at the last moment: mail of a campaign cancelled while this waited never leaves.
-    if (email.source.type === 'campaign' && (await queuedMailFate(email.projectId, email.source.id!)) === 'cancel') {
-      await finish(email, 'CANCELLED', { failureReason: 'CAMPAIGN_CANCELLED' }, 'email.cancelled', { reason: 'CAMPAIGN_CANCELLED' });
-      logger.info('Campaign cancelled; email not sent', log);
-      return;
-    }
+    await acquireSendSlot(config.ratePerSecond);
   } catch (error) {
     await releaseEmail(email.projectId, email.id);
     throw error;
@@ -98,6 +87,7 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
     sesMessageId = result.MessageId ?? '';
   } catch (error) {
     const verdict = classifySesError(error);
+    if (isSesThrottle(error)) countMetric(metricNames.sesThrottles);
     if (verdict.action === 'reject') {
       await finish(email, 'FAILED', { failureReason: verdict.reason }, 'email.failed', { reason: verdict.reason });
       logger.warn('SES rejected the email; failed for good', { ...log, reason: verdict.reason });
@@ -107,6 +97,7 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
     throw new RetryLater(verdict.delaySeconds ?? retryDelaySeconds(receiveCountOf(record)), verdict.reason);
   }
 
+  timeMetric(metricNames.sendLatency, Date.now() - Date.parse(email.createdAt), { source: email.source.type });
   await recordSent(email, sesMessageId);
 }
 
@@ -166,7 +157,7 @@ async function finish(email: EmailRecord, status: EmailStatus, fields: Record<st
   try {
     await transactWrite([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
     await Promise.all([countEvents(email.projectId, [event]), ...(status === 'SENT' ? [countOutcome(email, 'sent')] : [])]);
-    if (email.source.type === 'campaign') await settleCampaignEmail(email, status);
+    if (status === 'FAILED') countMetric(metricNames.emailsFailed, { source: email.source.type });
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });

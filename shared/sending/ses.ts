@@ -1,15 +1,18 @@
 import { SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import type { EmailAddress, EmailRecord } from '../emails/emails';
+import { traced } from '../observability/tracer';
 
 /**
  * The SES v2 client for sending. maxAttempts 1: the SDK must not retry throttled sends on its own,
  * behind the pacer's back (each retry would be an unpaced request); the sender retries through
  * the queue instead. Locally the endpoint comes from AWS_ENDPOINT_URL_SESV2.
  */
-export const sesClient = new SESv2Client({
-  maxAttempts: 1,
-  requestHandler: { connectionTimeout: 5_000, requestTimeout: 20_000 },
-});
+export const sesClient = traced(
+  new SESv2Client({
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 20_000 },
+  }),
+);
 
 /**
  * Runs `gate` right before each SendEmail request leaves (after serializing and signing, at the
@@ -119,6 +122,15 @@ const REJECT = new Set([
  * Retry (throttling, quota, SES or network trouble: the mail goes out later, never lost) or
  * reject (SES will not take this mail: it fails for good).
  */
+const THROTTLES = new Set(['TooManyRequestsException', 'LimitExceededException', 'ThrottlingException', 'Throttling']);
+
+/** SES said "slow down": the sending rate or the daily quota (counted in the SesThrottles metric). */
+export function isSesThrottle(error: unknown): boolean {
+  const { name = '', message = '' } = (error ?? {}) as { name?: string; message?: string };
+  const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+  return THROTTLES.has(name) || status === 429 || /daily message quota/i.test(message);
+}
+
 export function classifySesError(error: unknown): SesErrorClass {
   const { name = 'Error', message = '' } = (error ?? {}) as { name?: string; message?: string };
   const status = (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;

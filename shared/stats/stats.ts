@@ -3,6 +3,7 @@ import { addToCounters } from '../db/counters';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import type { EmailRecord } from '../emails/emails';
+import { countMetric, metricNames, type MetricName } from '../observability/metrics';
 import { statsKeys } from './keys';
 
 /** What is counted per source. Opens and clicks count every open and click. */
@@ -15,7 +16,21 @@ export type StatsMetric = (typeof statsMetrics)[number];
  */
 export async function countOutcome(email: Pick<EmailRecord, 'projectId' | 'source'>, ...metrics: StatsMetric[]): Promise<void> {
   await addToCounters(statsKeys.source(email.projectId, email.source.type, email.source.id), Object.fromEntries(metrics.map((metric) => [metric, 1])));
+  for (const metric of metrics) {
+    const name = outcomeMetrics[metric];
+    if (name) countMetric(name, { source: email.source.type });
+  }
 }
+
+/** The outcomes that are also CloudWatch metrics (per source type, for the dashboard and the rate alarms). */
+const outcomeMetrics: Partial<Record<StatsMetric, MetricName>> = {
+  sent: metricNames.emailsSent,
+  delivered: metricNames.emailsDelivered,
+  bounced: metricNames.emailsBounced,
+  complained: metricNames.emailsComplained,
+  rejected: metricNames.emailsRejected,
+  failed: metricNames.emailsFailed,
+};
 
 /** O(1): one GetItem of the source's counters. */
 export async function getStats(projectId: string, type: EmailRecord['source']['type'], sourceId?: string): Promise<Record<StatsMetric, number>> {

@@ -2,6 +2,8 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Context, DynamoDBBatchItemFailure, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../observability/logger';
+import { flushMetrics } from '../observability/metrics';
+import { inSubsegment } from '../observability/tracer';
 
 /** One table change, decoded: the images are plain objects (unmarshalled). */
 export interface StreamChange {
@@ -45,7 +47,7 @@ export function createStreamHandler(options: StreamHandlerOptions): StreamHandle
   const keyOf = options.keyOf ?? ((change: StreamChange) => `${String(change.keys.PK)}|${String(change.keys.SK)}`);
   const concurrency = options.concurrency ?? 10;
 
-  return async (event) => {
+  const handle = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = event.Records ?? [];
     const failedPositions: number[] = [];
     const groups = new Map<string, { position: number; changes: StreamChange[] }>();
@@ -90,6 +92,14 @@ export function createStreamHandler(options: StreamHandlerOptions): StreamHandle
     const failure: DynamoDBBatchItemFailure = { itemIdentifier: earliest.dynamodb?.SequenceNumber ?? earliest.eventID ?? '' };
     return { batchItemFailures: [failure] };
   };
+  return (event) =>
+    inSubsegment(options.name, {}, async () => {
+      try {
+        return await handle(event);
+      } finally {
+        flushMetrics();
+      }
+    });
 }
 
 function decode(record: DynamoDBRecord): StreamChange {

@@ -1,9 +1,10 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import { requiredEnv } from '../config/env';
+import { traced } from '../observability/tracer';
 
 const workflowQueueUrl = requiredEnv('WORKFLOW_QUEUE_URL');
-const sqs = new SQSClient({});
+const sqs = traced(new SQSClient({}));
 
 /** SQS delays a message by at most 15 minutes; longer waits go through EventBridge Scheduler. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;

@@ -5,6 +5,7 @@ process.env.AWS_ACCESS_KEY_ID = 'test';
 process.env.AWS_SECRET_ACCESS_KEY = 'test';
 process.env.RATE_LIMIT_PER_MINUTE = '1000';
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 process.env.PAYLOAD_BUCKET = 'mailwright-payloads-test';
 process.env.SES_CONFIGURATION_SET = 'mailwright-test';
