@@ -107,9 +107,14 @@ async function measureDeliveries(context: BenchContext, target: NonNullable<type
     }),
   );
   const queued = performance.now();
+  const deliveredWhileQueueing = target.count(path);
   const finished = await waitForCount(path, DELIVERIES, 300_000);
-  const perSecond = DELIVERIES / ((finished - started) / 1000);
-  console.log(`  queued in ${((queued - started) / 1000).toFixed(1)} s, all delivered after ${((finished - started) / 1000).toFixed(1)} s: ${format.rate(perSecond)}`);
+  const overall = DELIVERIES / ((finished - started) / 1000);
+  // The API queueing the tests shares the stack's CPU; after it, the consumer has the CPU to itself.
+  const perSecond = finished > queued && deliveredWhileQueueing < DELIVERIES ? (DELIVERIES - deliveredWhileQueueing) / ((finished - queued) / 1000) : overall;
+  console.log(
+    `  queued in ${((queued - started) / 1000).toFixed(1)} s (${deliveredWhileQueueing} delivered meanwhile), all delivered after ${((finished - started) / 1000).toFixed(1)} s: ${format.rate(overall)} overall, ${format.rate(perSecond)} once queued`,
+  );
   await call(context.stack, 'DELETE', `/webhooks/${endpoint.id}`);
   return perSecond;
 }
@@ -194,7 +199,7 @@ function summarize(delivery: number, raw: number, sends: Awaited<ReturnType<type
   const mean = (loads: LoadResult[]) => loads.reduce((sum, load) => sum + load.perSecond, 0) / loads.length;
   const sendRatio = mean(sends.loaded) / mean(sends.none);
   const rows = [
-    ['deliveries/s to one endpoint (5 at once)', format.rate(delivery)],
+    ['deliveries/s to one endpoint (5 at once), after the queueing', format.rate(delivery)],
     ['raw POSTs/s from this process (5 at once)', format.rate(raw)],
     ['ratio', format.ratio(delivery / raw)],
     ['/v1/send, no endpoints', format.rate(mean(sends.none))],
