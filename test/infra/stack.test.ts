@@ -316,7 +316,7 @@ describe('MailwrightStack (default: data retained)', () => {
     });
   });
 
-  test('every route of shared/http/routes.ts is a CUSTOM-authorized proxy method on its group function, and nothing else', () => {
+  test('every route of shared/http/routes.ts is a proxy method on its group function, CUSTOM-authorized unless auth is none, and nothing else', () => {
     const methods = methodsByRoute(template);
     const expected = routes.map((route) => `${route.method} ${route.path}`);
     const corsPaths = new Set(routes.filter((route) => route.cors).map((route) => route.path));
@@ -326,9 +326,10 @@ describe('MailwrightStack (default: data retained)', () => {
 
     for (const route of routes) {
       const fnId = logicalIdAt(template, 'AWS::Lambda::Function', `${pascal(route.group)}Function`);
-      expect(methods.get(`${route.method} ${route.path}`)).toMatchObject({
-        AuthorizationType: 'CUSTOM',
-        AuthorizerId: { Ref: authorizerId },
+      const method = methods.get(`${route.method} ${route.path}`);
+      if (route.auth === 'none') expect(method?.AuthorizerId).toBeUndefined();
+      expect(method).toMatchObject({
+        ...(route.auth === 'none' ? { AuthorizationType: 'NONE' } : { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } }),
         Integration: {
           Type: 'AWS_PROXY',
           IntegrationHttpMethod: 'POST',
