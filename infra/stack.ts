@@ -25,6 +25,7 @@ import type { Construct } from 'constructs';
 import { tableSchema } from '../shared/db/schema';
 import { deadLetterQueue } from './constructs/dead-letter-queue';
 import { MailwrightFunction } from './constructs/mailwright-function';
+import { addObservability } from './observability';
 import { addStreamConsumers } from './constructs/stream-consumers';
 import {
   AUTHORIZER_CACHE_TTL_SECONDS,
@@ -322,12 +323,18 @@ export class MailwrightStack extends Stack {
     const routes = props.routes ?? routeTable;
     const corsMethodsByPath = new Map<string, Set<string>>();
     for (const route of routes) {
-      api.root.resourceForPath(route.path).addMethod(
+      const method = api.root.resourceForPath(route.path).addMethod(
         route.method,
         integrations.get(route.group)!,
         // Public routes (unsubscribe links, the API document) take no key: no authorizer.
         route.auth === 'none' ? { authorizationType: AuthorizationType.NONE } : { authorizer, authorizationType: AuthorizationType.CUSTOM },
       );
+      if (route.auth === 'none') {
+        Validations.of(method).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason: 'Public by design: one-click unsubscribe links (RFC 8058, authorized by their signed token) and the API document, which no API key holder calls',
+        });
+      }
       if (route.cors) {
         const methods = corsMethodsByPath.get(route.path) ?? new Set<string>();
         corsMethodsByPath.set(route.path, methods.add(route.method));
@@ -355,9 +362,15 @@ export class MailwrightStack extends Stack {
       });
     }
 
+    // ---- Alarms (to an SNS topic; -c alarmEmail=… subscribes an address) and the dashboard ----------
+    const alarmEmail = this.node.tryGetContext('alarmEmail') as string | undefined;
+    const { topic: alarmTopic, dashboard } = addObservability(this, { api, sender: consumers.get('sender')!, ...(alarmEmail ? { alarmEmail } : {}) });
+
     // ---- Outputs -------------------------------------------------------------------------------
     api.node.tryRemoveChild('Endpoint'); // RestApi's own URL output, which ApiUrl replaces
     new CfnOutput(this, 'ApiUrl', { value: api.url });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarmTopic.topicArn });
+    new CfnOutput(this, 'DashboardName', { value: dashboard.dashboardName });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'PayloadBucketName', { value: payloadBucket.bucketName });
   }
