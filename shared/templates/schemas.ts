@@ -29,14 +29,14 @@ const nameSchema = v.pipe(
 );
 
 /** A subject becomes a mail header: no line breaks (header injection), at most one header line. */
-const subjectSchema = v.pipe(
+export const subjectSchema = v.pipe(
   v.string('subject must be a string'),
   v.nonEmpty('subject must not be empty'),
   v.maxLength(templateLimits.maxSubjectLength, `subject must be at most ${templateLimits.maxSubjectLength} characters`),
   v.regex(NO_LINE_BREAKS, 'subject must not contain line breaks'),
 );
 
-const bodySchema = v.pipe(
+export const bodySchema = v.pipe(
   v.string('body must be a string'),
   v.nonEmpty('body must not be empty'),
   v.check((body) => Buffer.byteLength(body) <= templateLimits.maxBodyBytes, `body must be at most ${templateLimits.maxBodyBytes} bytes`),

@@ -53,6 +53,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   imports: async () => (await import('./imports')).importsSection,
   workflows: async () => (await import('./workflows')).workflowsSection,
   webhooks: async () => (await import('./webhooks')).webhooksSection,
+  campaigns: async () => (await import('./campaigns')).campaignsSection,
 };
 
 /** BENCH_SECTIONS, checked before the stack starts so that a typo costs nothing. */

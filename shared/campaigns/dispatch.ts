@@ -1,0 +1,235 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context, SQSRecord } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import { documentClient } from '../aws/clients';
+import { requiredEnv } from '../config/env';
+import { tableName } from '../db/table';
+import { transactWrite } from '../db/transactions';
+import { putEmails, type EmailRecord } from '../emails/emails';
+import { emailKeys } from '../emails/keys';
+import { ApiError } from '../http/errors';
+import { logger } from '../observability/logger';
+import { RetryLater } from '../queue/errors';
+import { sendMessageBatches } from '../queue/send-batches';
+import { audienceReader, contactIdBound, hasRecipients, type AudienceReader } from './audience';
+import { campaignEmail, resolveContent } from './content';
+import { campaignKeys } from './keys';
+import { completeIfSettled, recordRecipients } from './progress';
+import type { FanoutMessage } from './queues';
+import { fromItem, readCampaign, startFields, transitionItems, type StoredCampaign } from './store';
+
+/** Configuration, read once at cold start. */
+const config = {
+  fanoutQueueUrl: requiredEnv('CAMPAIGN_FANOUT_QUEUE_URL'),
+  campaignSendQueueUrl: requiredEnv('CAMPAIGN_SEND_QUEUE_URL'),
+};
+
+/** Recipients per page: memory holds one page of rendered mail, whatever the audience size. */
+export const PAGE_SIZE = 250;
+/** An invocation stops paging with this much time left and continues in a new message. */
+const RESERVE_MS = 10_000;
+/** How long a dispatcher owns the campaign beyond its own remaining time (then another may take over). */
+const LEASE_MARGIN_MS = 30_000;
+
+const idSchema = v.pipe(v.string(), v.regex(/^[0-9A-Za-z_-]{1,64}$/));
+export const fanoutMessageSchema = v.variant('kind', [
+  v.object({ kind: v.literal('start'), projectId: idSchema, campaignId: idSchema, scheduleId: idSchema }),
+  v.object({ kind: v.literal('dispatch'), projectId: idSchema, campaignId: idSchema }),
+]);
+export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fanoutMessageSchema, body);
+
+/** The fan-out queue's consumer. */
+export async function processFanoutMessage(message: FanoutMessage, _record?: SQSRecord, context?: Context): Promise<void> {
+  if (message.kind === 'start' && !(await startScheduled(message))) return;
+  await dispatch(message.projectId, message.campaignId, context);
+}
+
+/**
+ * A schedule fired: SCHEDULED → SENDING, conditioned on the schedule it was made by (each
+ * scheduling gets a new id), so a schedule that fires late after a cancel or reschedule, or
+ * twice, sends nothing. A
+ * campaign that can no longer be sent (its sender domain lost its verification, its audience is
+ * empty) goes back to DRAFT with failureReason.
+ */
+async function startScheduled(message: Extract<FanoutMessage, { kind: 'start' }>): Promise<boolean> {
+  const { projectId, campaignId } = message;
+  const campaign = await readCampaign(projectId, campaignId).catch((error: unknown) => {
+    if (error instanceof ApiError && error.statusCode === 404) return undefined;
+    throw error;
+  });
+  if (!campaign || campaign.status !== 'SCHEDULED' || campaign.scheduleId !== message.scheduleId) {
+    logger.info('Schedule fired for a campaign no longer scheduled for it; nothing sent', { projectId, campaignId, status: campaign?.status });
+    return false;
+  }
+  const sentAt = new Date().toISOString();
+  let content;
+  try {
+    content = await resolveContent(projectId, campaign);
+    if (!(await hasRecipients(await audienceReader(projectId, campaign.segmentId, contactIdBound(Date.parse(sentAt)))))) {
+      throw new ApiError(422, 'EMPTY_AUDIENCE', 'The campaign\'s audience has no subscribed contacts');
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
+    logger.warn('Scheduled campaign cannot be sent; back to DRAFT', { projectId, campaignId, reason: error.code });
+    await transitionOnce(transitionItems(projectId, { campaign, action: 'cancel', set: { scheduledFor: null, scheduleId: null, failureReason: error.code } }));
+    return false;
+  }
+  return transitionOnce(transitionItems(projectId, { campaign, action: 'fire', set: { ...startFields(sentAt, content), scheduleId: null } }));
+}
+
+async function transitionOnce(items: Parameters<typeof transactWrite>[0]): Promise<boolean> {
+  try {
+    await transactWrite(items);
+    return true;
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+    throw error;
+  }
+}
+
+/**
+ * Pages the frozen audience onto the campaign send queue, one owner at a time (a lease on the
+ * campaign): each page's email records are written, their messages queued, then the checkpoint
+ * (cursor, totalRecipients) saved. Out of time, it queues its own continuation. A dispatcher
+ * that takes over from one that died redoes that one's unfinished page with conditional writes,
+ * so an email already sent is never written again; its ids derive from campaign and contact,
+ * so queueing it twice sends it once. A cancel stops it at the next page.
+ */
+async function dispatch(projectId: string, campaignId: string, context?: Context): Promise<void> {
+  const owner = randomUUID();
+  const remaining = () => context?.getRemainingTimeInMillis() ?? 30_000;
+  const claimed = await claim(projectId, campaignId, owner, Date.now() + remaining() + LEASE_MARGIN_MS);
+  if (!claimed) return;
+  let { campaign, redo } = claimed;
+  const bound = contactIdBound(Date.parse(campaign.sentAt!));
+  let reader: AudienceReader;
+  try {
+    reader = await audienceReader(projectId, campaign.segmentId, bound);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    // The segment was deleted mid-send: what was queued stands.
+    return finish(projectId, campaignId, owner, 'SEGMENT_DELETED');
+  }
+  let cursor = campaign.dispatch?.cursor;
+  for (;;) {
+    const page = await reader.page(cursor, PAGE_SIZE);
+    const now = new Date().toISOString();
+    const records = page.recipients.map((recipient) => campaignEmail(projectId, { id: campaignId, sentAt: campaign.sentAt! }, campaign.content!, recipient, now));
+    // A page's writes and messages go out in parallel chunks (25 records per BatchWriteItem, 10 messages per SendMessageBatch).
+    await (redo ? putMissingEmails(records) : Promise.all(chunks(records, 25).map((chunk) => putEmails(chunk))));
+    await Promise.all(chunks(records, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((record) => JSON.stringify({ projectId, emailId: record.id })))));
+    campaign = await checkpoint(projectId, campaignId, owner, page.next, records.length, Date.now() + remaining() + LEASE_MARGIN_MS);
+    redo = false;
+    cursor = page.next;
+    if (campaign.status !== 'SENDING' || !cursor) return finish(projectId, campaignId, owner);
+    if (remaining() < RESERVE_MS) {
+      await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
+      await release(projectId, campaignId, owner);
+      return;
+    }
+  }
+}
+
+/**
+ * Takes the dispatch: only a SENDING campaign whose dispatch is not done and has no live owner.
+ * Another live owner: the message comes back after its lease. Returns the campaign as it was,
+ * and whether a previous owner left without releasing it (its last page is then redone).
+ */
+async function claim(projectId: string, campaignId: string, owner: string, leaseUntil: number): Promise<{ campaign: StoredCampaign; redo: boolean } | undefined> {
+  const now = Date.now();
+  try {
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: campaignKeys.campaign(projectId, campaignId),
+        UpdateExpression: 'SET #dispatch.#owner = :owner, #dispatch.#leaseUntil = :leaseUntil',
+        ConditionExpression: '#status = :sending AND attribute_not_exists(#dispatch.#done) AND (attribute_not_exists(#dispatch.#owner) OR #dispatch.#leaseUntil < :now)',
+        ExpressionAttributeNames: { '#status': 'status', '#dispatch': 'dispatch', '#owner': 'owner', '#leaseUntil': 'leaseUntil', '#done': 'done' },
+        ExpressionAttributeValues: { ':owner': owner, ':leaseUntil': leaseUntil, ':sending': 'SENDING', ':now': now },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    const campaign = fromItem(Attributes!);
+    return { campaign, redo: campaign.dispatch?.owner !== undefined };
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
+  const current = await readCampaign(projectId, campaignId).catch(() => undefined);
+  const lease = current?.dispatch?.leaseUntil;
+  if (current?.status === 'SENDING' && !current.dispatch?.done && lease !== undefined && lease >= now) {
+    throw new RetryLater(Math.ceil((lease - now) / 1000) + 1, 'Another dispatcher owns this campaign');
+  }
+  logger.info('Nothing to dispatch', { projectId, campaignId, status: current?.status });
+  return undefined;
+}
+
+/** Saves the page's progress as the owner; returns the campaign as it now is (a cancel shows here). */
+async function checkpoint(projectId: string, campaignId: string, owner: string, cursor: Record<string, unknown> | undefined, queued: number, leaseUntil: number): Promise<StoredCampaign> {
+  const { Attributes } = await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: campaignKeys.campaign(projectId, campaignId),
+      UpdateExpression: `SET totalRecipients = totalRecipients + :queued, #dispatch.#leaseUntil = :leaseUntil${cursor ? ', #dispatch.#cursor = :cursor' : ''}`,
+      ConditionExpression: '#dispatch.#owner = :owner',
+      ExpressionAttributeNames: { '#dispatch': 'dispatch', '#owner': 'owner', '#leaseUntil': 'leaseUntil', ...(cursor ? { '#cursor': 'cursor' } : {}) },
+      ExpressionAttributeValues: { ':queued': queued, ':leaseUntil': leaseUntil, ':owner': owner, ...(cursor ? { ':cursor': cursor } : {}) },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return fromItem(Attributes!);
+}
+
+/** The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete. */
+async function finish(projectId: string, campaignId: string, owner: string, failureReason?: string): Promise<void> {
+  const { Attributes } = await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: campaignKeys.campaign(projectId, campaignId),
+      UpdateExpression: `SET #dispatch.#done = :true${failureReason ? ', failureReason = :reason' : ''} REMOVE #dispatch.#owner, #dispatch.#cursor`,
+      ConditionExpression: '#dispatch.#owner = :owner',
+      ExpressionAttributeNames: { '#dispatch': 'dispatch', '#owner': 'owner', '#done': 'done', '#cursor': 'cursor' },
+      ExpressionAttributeValues: { ':true': true, ':owner': owner, ...(failureReason ? { ':reason': failureReason } : {}) },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const recipients = (Attributes!.totalRecipients as number | undefined) ?? 0;
+  await recordRecipients(projectId, campaignId, recipients);
+  logger.info('Campaign audience queued', { projectId, campaignId, recipients });
+  await completeIfSettled(projectId, campaignId);
+}
+
+async function release(projectId: string, campaignId: string, owner: string): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: campaignKeys.campaign(projectId, campaignId),
+      UpdateExpression: 'REMOVE #dispatch.#owner, #dispatch.#leaseUntil',
+      ConditionExpression: '#dispatch.#owner = :owner',
+      ExpressionAttributeNames: { '#dispatch': 'dispatch', '#owner': 'owner', '#leaseUntil': 'leaseUntil' },
+      ExpressionAttributeValues: { ':owner': owner },
+    }),
+  );
+}
+
+const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+
+const PUT_CONCURRENCY = 16;
+
+/** Writes only the records that do not exist yet (each a conditional put): the redo of a page. */
+async function putMissingEmails(records: EmailRecord[]): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(PUT_CONCURRENCY, records.length) }, async () => {
+      while (next < records.length) {
+        const record = records[next++]!;
+        await documentClient
+          .send(new PutCommand({ TableName: tableName, Item: { ...emailKeys.email(record.projectId, record.id), ...record }, ConditionExpression: 'attribute_not_exists(PK)' }))
+          .catch((error: Error) => {
+            if (error.name !== 'ConditionalCheckFailedException') throw error;
+          });
+      }
+    }),
+  );
+}

@@ -1,0 +1,85 @@
+import * as v from 'valibot';
+import { emailSchema } from '../contacts/schemas';
+import { pageQueryEntries } from '../http/pagination';
+import { bodySchema, senderSchema, subjectSchema } from '../templates/schemas';
+import { campaignStatuses } from './status';
+
+/** The limits on campaigns, documented in the README ("Campaigns"). */
+export const campaignLimits = {
+  maxNameLength: 200,
+  maxDescriptionLength: 1000,
+  maxTestRecipients: 5,
+  /** How far ahead a campaign may be scheduled. */
+  maxScheduleDays: 365,
+} as const;
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+const nameSchema = v.pipe(v.string('name must be a string'), v.trim(), v.nonEmpty('name must not be empty'), v.maxLength(campaignLimits.maxNameLength, `name must be at most ${campaignLimits.maxNameLength} characters`));
+const descriptionSchema = v.pipe(v.string('description must be a string'), v.maxLength(campaignLimits.maxDescriptionLength, `description must be at most ${campaignLimits.maxDescriptionLength} characters`));
+const idSchema = (field: string) => v.pipe(v.string(`${field} must be a string`), v.regex(ULID, `${field} must be an id`));
+
+export const createCampaignSchema = v.pipe(
+  v.object({
+    name: nameSchema,
+    description: v.optional(descriptionSchema),
+    subject: v.optional(subjectSchema),
+    body: v.optional(bodySchema),
+    templateId: v.optional(idSchema('templateId')),
+    from: v.optional(senderSchema),
+    replyTo: v.optional(emailSchema),
+    segmentId: v.optional(idSchema('segmentId')),
+  }),
+  v.forward(
+    v.check((input) => input.templateId !== undefined || input.subject !== undefined, 'subject is required unless templateId is given'),
+    ['subject'],
+  ),
+  v.forward(
+    v.check((input) => input.templateId !== undefined || input.body !== undefined, 'body is required unless templateId is given'),
+    ['body'],
+  ),
+);
+
+/** PATCH: the given fields replace the stored ones; null removes an optional one. */
+export const patchCampaignSchema = v.pipe(
+  v.object({
+    name: v.optional(nameSchema),
+    description: v.optional(v.nullable(descriptionSchema)),
+    subject: v.optional(v.nullable(subjectSchema)),
+    body: v.optional(v.nullable(bodySchema)),
+    templateId: v.optional(v.nullable(idSchema('templateId'))),
+    from: v.optional(v.nullable(senderSchema)),
+    replyTo: v.optional(v.nullable(emailSchema)),
+    segmentId: v.optional(v.nullable(idSchema('segmentId'))),
+  }),
+  v.check((changes) => Object.values(changes).some((value) => value !== undefined), 'give at least one field to change'),
+);
+
+/** POST /campaigns/{id}/send: no body, or scheduledFor null, sends now. */
+export const sendCampaignSchema = v.optional(
+  v.object({
+    scheduledFor: v.optional(v.nullable(v.pipe(v.string('scheduledFor must be an ISO 8601 date-time'), v.isoTimestamp('scheduledFor must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z')))),
+  }),
+  {},
+);
+
+export const testSendSchema = v.pipe(
+  v.object({
+    email: v.optional(emailSchema),
+    emails: v.optional(v.pipe(v.array(emailSchema, 'emails must be an array of email addresses'), v.minLength(1, 'emails must not be empty'), v.maxLength(campaignLimits.maxTestRecipients, `at most ${campaignLimits.maxTestRecipients} test recipients`))),
+  }),
+  v.forward(
+    v.check((input) => (input.email === undefined) !== (input.emails === undefined), 'give either email or emails'),
+    ['email'],
+  ),
+);
+
+export const listCampaignsQuerySchema = v.object({
+  ...pageQueryEntries,
+  status: v.optional(v.picklist(campaignStatuses, `status must be one of ${campaignStatuses.join(', ')}`)),
+});
+
+export type CreateCampaignInput = v.InferOutput<typeof createCampaignSchema>;
+export type CampaignChanges = v.InferOutput<typeof patchCampaignSchema>;
+export type ListCampaignsQuery = v.InferOutput<typeof listCampaignsQuerySchema>;
+export type TestSendInput = v.InferOutput<typeof testSendSchema>;
