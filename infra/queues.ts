@@ -82,6 +82,26 @@ export const queues: readonly QueueSpec[] = [
     envVar: 'EXPORT_QUEUE_URL',
     consumer: { group: 'contact-exports', batchSize: 1, maxConcurrency: 2, timeoutSeconds: 900 },
   },
+  // Campaigns (README "Campaigns"): the fan-out queue takes a campaign's start (from its schedule)
+  // and dispatch messages; one dispatcher per campaign pages its audience for up to 2 minutes and
+  // queues its continuation. A message that finds another dispatcher owning the campaign comes
+  // back after that one's lease, which costs receives: hence 20.
+  {
+    name: 'campaign-fanout',
+    maxReceiveCount: 20,
+    visibilityTimeoutSeconds: 720,
+    envVar: 'CAMPAIGN_FANOUT_QUEUE_URL',
+    consumer: { group: 'campaign-dispatch', batchSize: 1, maxConcurrency: 4, timeoutSeconds: 120 },
+  },
+  // Campaign mail, one message per email: the sender in the pacer's campaign lane, which only takes
+  // slots transactional mail leaves free. Retries as on the send queue.
+  {
+    name: 'campaign-send',
+    maxReceiveCount: 30,
+    visibilityTimeoutSeconds: 180,
+    envVar: 'CAMPAIGN_SEND_QUEUE_URL',
+    consumer: { group: 'campaign-sender', batchSize: 10, maxConcurrency: 4 },
+  },
 ];
 
 export const dlqName = (queueName: string) => `${queueName}-dlq`;

@@ -47,6 +47,7 @@ export interface MailwrightStackProps extends StackProps {
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1000;
 export const DEFAULT_SEND_RATE_PER_SECOND = 14;
+export const API_STAGE_NAME = 'api';
 /** Queue consumers' timeout; each queue's visibility timeout is at least 6× this (AWS guidance). */
 export const CONSUMER_TIMEOUT_SECONDS = 30;
 
@@ -189,7 +190,7 @@ export class MailwrightStack extends Stack {
         group: spec.consumer.group,
         timeout: Duration.seconds(spec.consumer.timeoutSeconds ?? CONSUMER_TIMEOUT_SECONDS),
         logRemovalPolicy: removalPolicy,
-        ...(spec.consumer.group === 'sender' ? { environment: { SEND_RATE_PER_SECOND: String(sendRatePerSecond) } } : {}),
+        ...(spec.consumer.group === 'sender' || spec.consumer.group === 'campaign-sender' ? { environment: { SEND_RATE_PER_SECOND: String(sendRatePerSecond) } } : {}),
       });
       consumer.bindTable(table);
       consumers.set(spec.consumer.group, consumer);
@@ -293,7 +294,7 @@ export class MailwrightStack extends Stack {
       // access logs (one JSON line per request) and X-Ray traces need none.
       cloudWatchRole: false,
       deployOptions: {
-        stageName: 'api',
+        stageName: API_STAGE_NAME,
         tracingEnabled: true,
         accessLogDestination: new LogGroupLogDestination(apiAccessLogs),
         accessLogFormat: AccessLogFormat.custom(JSON.stringify(apiAccessLogFields)),
@@ -361,6 +362,33 @@ export class MailwrightStack extends Stack {
         templates: { 'application/json': gatewayResponseTemplate(spec, representativeStatus(spec)) },
       });
     }
+
+    // ---- Campaigns (README "Campaigns"): schedule → fan-out queue → campaign-dispatch → campaign-send queue → campaign-sender
+    const fanoutQueue = queuesByName.get('campaign-fanout')!;
+    const campaignSendQueue = queuesByName.get('campaign-send')!;
+    // Signs the one-click unsubscribe links in marketing mail (HMAC).
+    const unsubscribeSecret = new Secret(this, 'UnsubscribeSigningSecret', {
+      description: 'Signs the one-click unsubscribe links in marketing mail',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    Validations.of(unsubscribeSecret).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Rotating the signing secret would break the unsubscribe links in every mail already sent' });
+    // Links in mail point at the API (or, with -c publicApiUrl=https://…, at its custom domain).
+    // api.url refers to the stage, which depends on every method and so on these functions: a cycle.
+    const stageUrl = `https://${api.restApiId}.execute-api.${this.region}.${this.urlSuffix}/${API_STAGE_NAME}`;
+    const links = { secret: unsubscribeSecret, publicApiUrl: (this.node.tryGetContext('publicApiUrl') as string | undefined) ?? stageUrl };
+    functions
+      .get('campaigns')!
+      .bindQueue(fanoutQueue, 'CAMPAIGN_FANOUT_QUEUE_URL')
+      .bindScheduler(scheduler, [fanoutQueue])
+      .bindUnsubscribeLinks(links)
+      // Test sends go straight to SES in a paced slot.
+      .bindSesSending(configurationSet.configurationSetName)
+      .addEnvironment('CAMPAIGN_FANOUT_QUEUE_ARN', fanoutQueue.queueArn)
+      .addEnvironment('SEND_RATE_PER_SECOND', String(sendRatePerSecond));
+    consumers.get('campaign-dispatch')!.bindQueue(fanoutQueue, 'CAMPAIGN_FANOUT_QUEUE_URL').bindQueue(campaignSendQueue, 'CAMPAIGN_SEND_QUEUE_URL').bindUnsubscribeLinks(links);
+    consumers.get('campaign-sender')!.bindBucket(payloadBucket).bindSesSending(configurationSet.configurationSetName);
+    functions.get('unsubscribe')!.bindUnsubscribeLinks(links);
 
     // ---- Alarms (to an SNS topic; -c alarmEmail=… subscribes an address) and the dashboard ----------
     const alarmEmail = this.node.tryGetContext('alarmEmail') as string | undefined;

@@ -285,6 +285,17 @@ export class MailwrightFunction extends NodejsFunction {
    * generated Secrets Manager secret, resolved by CloudFormation into the function's
    * KMS-encrypted environment (a dynamic reference — never in the template); sets WEBHOOK_SECRETS_KEY.
    */
+  /**
+   * What signs and builds unsubscribe links: the signing secret (a dynamic reference, resolved by
+   * CloudFormation into the function's configuration, never in the template) and the public API
+   * URL; sets UNSUBSCRIBE_SECRET and PUBLIC_API_URL.
+   */
+  bindUnsubscribeLinks(links: { secret: ISecret; publicApiUrl: string }): this {
+    this.addEnvironment('UNSUBSCRIBE_SECRET', links.secret.secretValue.unsafeUnwrap());
+    this.addEnvironment('PUBLIC_API_URL', links.publicApiUrl);
+    return this;
+  }
+
   bindWebhookSecretsKey(key: ISecret): this {
     this.addEnvironment('WEBHOOK_SECRETS_KEY', key.secretValue.unsafeUnwrap());
     return this;

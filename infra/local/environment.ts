@@ -77,6 +77,8 @@ export function localAwsEnvironment(settings: LocalSettings): Record<string, str
     AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${ports.S3_PORT}`,
     // The local EventBridge Scheduler (infra/local/scheduler.ts); any group and role are accepted.
     AWS_ENDPOINT_URL_SCHEDULER: `http://127.0.0.1:${ports.SCHEDULER_PORT}`,
+    // Where links in mail point (unsubscribe): the local gateway.
+    PUBLIC_API_URL: process.env.PUBLIC_API_URL || `http://localhost:${ports.PORT}`,
     SCHEDULE_GROUP_NAME: 'mailwright',
     SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/mailwright-scheduler',
     TABLE_NAME: settings.tableName,
@@ -90,12 +92,18 @@ export function localAwsEnvironment(settings: LocalSettings): Record<string, str
 }
 
 /**
- * The key that encrypts webhook signing secrets locally (the stack generates one in Secrets
- * Manager): WEBHOOK_SECRETS_KEY if set, otherwise a random key made once and kept in the data folder.
+ * A secret the stack generates in Secrets Manager, locally: the variable if set, otherwise a
+ * random value made once and kept in the data folder.
  */
-export function localWebhookSecretsKey(dataDir: string): string {
-  if (process.env.WEBHOOK_SECRETS_KEY) return process.env.WEBHOOK_SECRETS_KEY;
-  const file = path.join(dataDir, 'webhook-secrets.key');
+function localSecret(dataDir: string, envVar: string, fileName: string): string {
+  if (process.env[envVar]) return process.env[envVar]!;
+  const file = path.join(dataDir, fileName);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
 }
+
+/** The key that encrypts webhook signing secrets (WEBHOOK_SECRETS_KEY). */
+export const localWebhookSecretsKey = (dataDir: string) => localSecret(dataDir, 'WEBHOOK_SECRETS_KEY', 'webhook-secrets.key');
+
+/** The key that signs unsubscribe links (UNSUBSCRIBE_SECRET). */
+export const localUnsubscribeSecret = (dataDir: string) => localSecret(dataDir, 'UNSUBSCRIBE_SECRET', 'unsubscribe-secret.key');

@@ -12,7 +12,7 @@ import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { queues } from '../queues';
 import { assertJava17, assertPortsFree, startDynamoDb, startS3, startSes, startSqs, StartupError, type Stop } from './emulators';
-import { localAwsEnvironment, localSettings, localWebhookSecretsKey } from './environment';
+import { localAwsEnvironment, localSettings, localUnsubscribeSecret, localWebhookSecretsKey } from './environment';
 import type { AuthorizerHandler, ProxyHandler } from './gateway';
 import type { SqsHandler } from './pollers';
 import type { Context } from 'aws-lambda';
@@ -34,6 +34,7 @@ async function main() {
     // EMF metric lines are for CloudWatch; POWERTOOLS_METRICS_DISABLED=false prints them locally.
     POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     WEBHOOK_SECRETS_KEY: localWebhookSecretsKey(settings.dataDir),
+    UNSUBSCRIBE_SECRET: localUnsubscribeSecret(settings.dataDir),
   });
 
   const { ports } = settings;

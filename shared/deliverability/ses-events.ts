@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { countOutcome, type StatsMetric } from '../stats/stats';
 import { suppressionPutItem } from '../suppression/suppression';
+import { countCampaignEngagement, settleCampaignEmail } from '../campaigns/progress';
 
 /** The `detail` of an SES event on EventBridge (only the fields used here). */
 export interface SesEventDetail {
@@ -112,6 +113,10 @@ export async function applySesEvent(event: SesEvent): Promise<void> {
     return;
   }
   await Promise.all([countEvents(email.projectId, events), countOutcome(email, ...(overtookSender ? ['sent' as const] : []), outcome.metric)]);
+  if (email.source.type !== 'campaign') return;
+  // Campaigns also count unique openers and clickers, and the email the sender could not settle.
+  if (outcome.metric === 'opened' || outcome.metric === 'clicked') await countCampaignEngagement(email, outcome.metric);
+  if (overtookSender) await settleCampaignEmail(email, 'SENT');
 }
 
 /**
@@ -129,6 +134,7 @@ async function repairSend(event: SesEvent, projectId: string, emailId: string, o
   if (!repaired) return;
   logger.info('Send event recorded an email the sender had not', { projectId, emailId });
   await Promise.all([countEvents(projectId, [sent]), countOutcome(email, 'sent')]);
+  if (email.source.type === 'campaign') await settleCampaignEmail(email, 'SENT');
 }
 
 const sentEvent = (email: EmailRecord, detail: SesEventDetail, idSeed: string) =>

@@ -2,7 +2,7 @@ import { BatchGetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } fr
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
-import { conflict, notFound } from '../http/errors';
+import { ApiError, conflict, notFound } from '../http/errors';
 import { logger } from '../observability/logger';
 import { domainKeys } from './keys';
 import { createIdentity, deleteIdentity, getIdentity, type IdentityState } from './ses-identities';
@@ -48,6 +48,14 @@ export async function findVerifiedDomainFor(projectId: string, email: string): P
   );
   const found = (Responses?.[tableName] ?? []).map(toDomain).filter((domain) => domain.status === 'VERIFIED');
   return candidates.map((name) => found.find((domain) => domain.domain === name)).find(Boolean);
+}
+
+/** 403 FROM_DOMAIN_NOT_VERIFIED unless a verified domain of the project covers the address (sends, campaigns). */
+export async function assertVerifiedSender(projectId: string, email: string): Promise<void> {
+  if (await findVerifiedDomainFor(projectId, email)) return;
+  throw new ApiError(403, 'FROM_DOMAIN_NOT_VERIFIED', `The domain of ${email} is not a verified domain of this project`, {
+    suggestion: 'Add the domain with POST /domains and publish its DNS records, or send from a verified domain.',
+  });
 }
 
 /**

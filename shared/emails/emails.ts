@@ -7,9 +7,10 @@ import { emailKeys } from './keys';
 /**
  * An email record: one per recipient of a send, campaign or workflow step (DESIGN.md "Sending
  * semantics"). Status moves QUEUED → SENDING → SENT → DELIVERED | BOUNCED | COMPLAINED, or to
- * FAILED | SUPPRESSED; it never moves backwards.
+ * FAILED | SUPPRESSED, or (campaign mail whose campaign was cancelled before it left) CANCELLED;
+ * it never moves backwards.
  */
-export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED';
+export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
 
 export type EmailSourceType = 'transactional' | 'campaign' | 'workflow';
 

@@ -170,7 +170,7 @@ function jsonBody(): MiddlewareObj<Event, APIGatewayProxyResult> {
         return;
       }
       const mediaType = (event.headers?.['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (event.route?.rawBodyTypes?.includes(mediaType)) {
+      if (event.route?.rawBodyTypes?.some((type) => type === '*/*' || type === mediaType)) {
         event.rawBody = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
         event.body = undefined as unknown as string;
         return;

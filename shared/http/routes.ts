@@ -34,7 +34,7 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs', 'campaigns', 'unsubscribe'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -108,6 +108,21 @@ export const routes: readonly Route[] = [
   { method: 'PATCH', path: '/workflows/{id}', group: 'workflows', keys: secret },
   { method: 'DELETE', path: '/workflows/{id}', group: 'workflows', keys: secret },
   { method: 'GET', path: '/workflows/{id}/executions', group: 'workflows', keys: secret },
+
+  { method: 'POST', path: '/campaigns', group: 'campaigns', keys: secret },
+  { method: 'GET', path: '/campaigns', group: 'campaigns', keys: secret },
+  { method: 'GET', path: '/campaigns/{id}', group: 'campaigns', keys: secret },
+  { method: 'PATCH', path: '/campaigns/{id}', group: 'campaigns', keys: secret },
+  { method: 'DELETE', path: '/campaigns/{id}', group: 'campaigns', keys: secret },
+  { method: 'POST', path: '/campaigns/{id}/send', group: 'campaigns', keys: secret },
+  { method: 'POST', path: '/campaigns/{id}/cancel', group: 'campaigns', keys: secret },
+  { method: 'POST', path: '/campaigns/{id}/test', group: 'campaigns', keys: secret },
+  { method: 'GET', path: '/campaigns/{id}/stats', group: 'campaigns', keys: secret },
+
+  // One-click unsubscribe links in marketing mail (README "Campaigns"): no key, the signed token is the credential.
+  { method: 'GET', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none' },
+  { method: 'POST', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none', rawBodyTypes: ['*/*'] },
+  { method: 'POST', path: '/unsubscribe/{token}/resubscribe', group: 'unsubscribe', keys: [], auth: 'none', rawBodyTypes: ['*/*'] },
 ];
 
 export const routeKey = (method: string, path: string) => `${method} ${path}`;

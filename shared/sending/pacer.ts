@@ -24,11 +24,24 @@ import { sendingKeys } from './keys';
  * Reservations are batched: the records of a batch ask concurrently, and whoever is waiting when
  * a write goes out is served by it — one write reserves a run of consecutive slots. A single slot
  * per write would cap every instance together at one send per DynamoDB round trip on this item.
+ *
+ * Transactional precedence (README "Campaigns"): two lanes share the one tat. The transactional
+ * lane (/v1/send, workflows) reserves at max(tat, now) as above. The campaign lane reserves only
+ * a slot that lies at most CAMPAIGN_LEAD_MS ahead of now, and otherwise waits — so the slots
+ * already promised to campaign mail never reach further than that lead plus one batch of slots,
+ * and a transactional send queues behind at most that much, however large the campaign backlog.
+ * Within an instance, waiting transactional callers are always served first.
  */
 export const SAFETY = 0.97;
 const MAX_ATTEMPTS = 50;
 /** Slots one write may reserve: a Lambda batch's worth. */
 const MAX_SLOTS_PER_WRITE = 10;
+/** How far ahead of now the campaign lane may reserve a slot. */
+export const CAMPAIGN_LEAD_MS = 150;
+/** How often a waiting campaign reservation looks again (and yields to transactional callers). */
+const LEAD_POLL_MS = 20;
+
+export type SendLane = 'transactional' | 'campaign';
 
 /** Milliseconds between slots for this rate. */
 export const slotIntervalMs = (ratePerSecond: number) => 1000 / (ratePerSecond * SAFETY);
@@ -60,16 +73,16 @@ interface Waiter {
   resolve: (slot: number) => void;
   reject: (error: unknown) => void;
 }
-/** Callers of this instance waiting for a slot; one drain loop serves them, a run of slots per write. */
-const waiting: Waiter[] = [];
+/** Callers of this instance waiting for a slot, per lane; one drain loop serves them, a run of slots per write. */
+const waiting: Record<SendLane, Waiter[]> = { transactional: [], campaign: [] };
 let draining = false;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves at this caller's send slot. Throws only if DynamoDB fails or contention never ends. */
-export async function acquireSendSlot(ratePerSecond: number, clock: () => number = Date.now): Promise<void> {
+export async function acquireSendSlot(ratePerSecond: number, clock: () => number = Date.now, lane: SendLane = 'transactional'): Promise<void> {
   const slot = await new Promise<number>((resolve, reject) => {
-    waiting.push({ resolve, reject });
+    waiting[lane].push({ resolve, reject });
     void drain(slotIntervalMs(ratePerSecond), clock);
   });
   const wait = slot - clock();
@@ -113,10 +126,19 @@ async function drain(interval: number, clock: () => number): Promise<void> {
   if (draining) return;
   draining = true;
   try {
-    while (waiting.length > 0) {
-      const group = waiting.splice(0, MAX_SLOTS_PER_WRITE);
+    while (waiting.transactional.length > 0 || waiting.campaign.length > 0) {
+      const lane: SendLane = waiting.transactional.length > 0 ? 'transactional' : 'campaign';
+      const group = waiting[lane].splice(0, MAX_SLOTS_PER_WRITE);
       try {
-        const first = await reserveSlots(group.length, interval, clock);
+        const first =
+          lane === 'transactional'
+            ? await reserveSlots(group.length, interval, clock)
+            : await reserveSlots(group.length, interval, clock, CAMPAIGN_LEAD_MS, () => waiting.transactional.length > 0);
+        if (first === undefined) {
+          // A transactional caller arrived while campaign mail waited for its lead: serve it first.
+          waiting.campaign.unshift(...group);
+          continue;
+        }
         group.forEach((waiter, index) => waiter.resolve(first + index * interval));
       } catch (error) {
         group.forEach((waiter) => waiter.reject(error));
@@ -127,11 +149,24 @@ async function drain(interval: number, clock: () => number): Promise<void> {
   }
 }
 
-/** Reserves `count` consecutive slots with one conditional write; returns the first. */
-async function reserveSlots(count: number, interval: number, clock: () => number): Promise<number> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+/**
+ * Reserves `count` consecutive slots with one conditional write; returns the first. With
+ * `maxLeadMs`, only a first slot at most that far ahead of now is taken: until then it waits,
+ * and gives up (undefined) as soon as `yieldTo()` says another caller goes first.
+ */
+async function reserveSlots(count: number, interval: number, clock: () => number): Promise<number>;
+async function reserveSlots(count: number, interval: number, clock: () => number, maxLeadMs: number, yieldTo: () => boolean): Promise<number | undefined>;
+async function reserveSlots(count: number, interval: number, clock: () => number, maxLeadMs = Infinity, yieldTo: () => boolean = () => false): Promise<number | undefined> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
     const expected = lastSeenTat;
-    const { slot, next } = nextSlot(expected, clock(), interval * count);
+    const now = clock();
+    const { slot, next } = nextSlot(expected, now, interval * count);
+    if (slot - now > maxLeadMs) {
+      if (yieldTo()) return undefined;
+      await sleep(Math.min(LEAD_POLL_MS, slot - now - maxLeadMs));
+      continue;
+    }
+    attempt++;
     try {
       await documentClient.send(new UpdateCommand(pacerUpdateInput(expected, next)));
       lastSeenTat = next;
@@ -161,6 +196,8 @@ function storedTat(item: Record<string, unknown> | undefined): number | undefine
 /** For tests: forget the tat this instance last saw. */
 export function resetPacerMemory(): void {
   lastSeenTat = undefined;
+  waiting.transactional.length = 0;
+  waiting.campaign.length = 0;
   released.length = 0;
   gateTat = 0;
 }

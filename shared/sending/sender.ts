@@ -17,7 +17,8 @@ import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
 import { countOutcome } from '../stats/stats';
 import { isSuppressed } from '../suppression/suppression';
-import { acquireSendSlot, admitSend } from './pacer';
+import { acquireSendSlot, admitSend, type SendLane } from './pacer';
+import { queuedMailFate, settleCampaignEmail } from '../campaigns/progress';
 import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, sesClient, type AttachmentContent } from './ses';
 
 /** Configuration, read once at cold start. */
@@ -44,6 +45,12 @@ export const sendMessageSchema = v.object({
 
 export const parseSendMessage = (body: unknown): SendMessage => v.parse(sendMessageSchema, body);
 
+/** The send queue's consumer (transactional and workflow mail). */
+export const processSendMessage = (message: SendMessage, record?: SQSRecord) => processEmail(message, record, 'transactional');
+
+/** The campaign send queue's consumer: the same sending, in the pacer's campaign lane (transactional mail goes first). */
+export const processCampaignSendMessage = (message: SendMessage, record?: SQSRecord) => processEmail(message, record, 'campaign');
+
 /**
  * Sends one email record, at most once per claim (DESIGN.md "Sending semantics"):
  * claim (QUEUED → SENDING with a lease; a redelivered message finds nothing to claim) →
@@ -52,7 +59,7 @@ export const parseSendMessage = (body: unknown): SendMessage => v.parse(sendMess
  * SES throttling or trouble: the claim is released and the message retried after a backoff
  * (RetryLater); SES rejection: FAILED + `email.failed`, not retried.
  */
-export async function processSendMessage(message: SendMessage, record?: SQSRecord): Promise<void> {
+async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane): Promise<void> {
   const log = { projectId: message.projectId, emailId: message.emailId };
   const email = await claimEmail(message.projectId, message.emailId, LEASE_MS);
   if (!email) {
@@ -75,7 +82,13 @@ export async function processSendMessage(message: SendMessage, record?: SQSRecor
       return;
     }
     attachments = loaded;
-    await acquireSendSlot(config.ratePerSecond);
+    await acquireSendSlot(config.ratePerSecond, Date.now, lane);
+    // Checked at the last moment: mail of a campaign cancelled while this waited never leaves.
+    if (email.source.type === 'campaign' && (await queuedMailFate(email.projectId, email.source.id!)) === 'cancel') {
+      await finish(email, 'CANCELLED', { failureReason: 'CAMPAIGN_CANCELLED' }, 'email.cancelled', { reason: 'CAMPAIGN_CANCELLED' });
+      logger.info('Campaign cancelled; email not sent', log);
+      return;
+    }
   } catch (error) {
     await releaseEmail(email.projectId, email.id);
     throw error;
@@ -158,6 +171,7 @@ async function finish(email: EmailRecord, status: EmailStatus, fields: Record<st
     await transactWrite([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
     await Promise.all([countEvents(email.projectId, [event]), ...(status === 'SENT' ? [countOutcome(email, 'sent')] : [])]);
     if (status === 'FAILED') countMetric(metricNames.emailsFailed, { source: email.source.type });
+    if (email.source.type === 'campaign') await settleCampaignEmail(email, status);
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });

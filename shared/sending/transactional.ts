@@ -1,8 +1,8 @@
 import { ulid } from 'ulid';
 import { upsertContact } from '../contacts/contacts';
-import { findVerifiedDomainFor } from '../domains/domains';
+import { assertVerifiedSender } from '../domains/domains';
 import { putEmails, type AttachmentRef, type EmailAddress, type EmailRecord } from '../emails/emails';
-import { ApiError, validationFailed } from '../http/errors';
+import { validationFailed } from '../http/errors';
 import { attachmentKey, putPayload } from '../payloads/payloads';
 import { markdownToHtml } from '../templates/markdown';
 import { assertTemplateParses, renderMessage, templateView } from '../templates/render';
@@ -83,13 +83,6 @@ function resolveFrom(request: SendRequest, template: Template | undefined): Emai
   }
   const name = request.name ?? base.name;
   return name ? { email: base.email, name } : { email: base.email };
-}
-
-async function assertVerifiedSender(projectId: string, email: string): Promise<void> {
-  if (await findVerifiedDomainFor(projectId, email)) return;
-  throw new ApiError(403, 'FROM_DOMAIN_NOT_VERIFIED', `The domain of ${email} is not a verified domain of this project`, {
-    suggestion: 'Add the domain with POST /domains and publish its DNS records, or send from a verified domain.',
-  });
 }
 
 const toAddress = (address: Address): EmailAddress => (typeof address === 'string' ? { email: address } : address.name ? { email: address.email, name: address.name } : { email: address.email });

@@ -251,7 +251,7 @@ describe('sender', () => {
 
   it('suppresses marketing mail to an unsubscribed contact', async () => {
     // Prepare
-    prepareTable({ ...email, marketing: true, source: { type: 'campaign', id: 'K1' } }, { subscribed: false });
+    prepareTable({ ...email, marketing: true, source: { type: 'workflow', id: 'K1' } }, { subscribed: false });
 
     // Act
     const response = await handler(event(record(sendBody)));
@@ -264,7 +264,7 @@ describe('sender', () => {
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     const [items] = transactItems();
     expect(items![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'UNSUBSCRIBED' });
-    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', data: { reason: 'UNSUBSCRIBED', source: { type: 'campaign', id: 'K1' } } });
+    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', data: { reason: 'UNSUBSCRIBED', source: { type: 'workflow', id: 'K1' } } });
   });
 
   it('sends transactional mail to an unsubscribed contact', async () => {

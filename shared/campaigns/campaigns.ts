@@ -1,0 +1,245 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import { documentClient } from '../aws/clients';
+import { requiredEnv } from '../config/env';
+import { sortKeyPrefixRange } from '../db/schema';
+import { tableName } from '../db/table';
+import { transactWrite } from '../db/transactions';
+import { decodeCursor, pageOf } from '../http/cursor';
+import { ApiError, conflict, validationFailed } from '../http/errors';
+import { logger } from '../observability/logger';
+import { notificationWriteItem } from '../notifications/notifications';
+import { sendMessageBatches } from '../queue/send-batches';
+import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
+import { assertTemplateParses } from '../templates/render';
+import { audienceReader, assertSegmentExists, contactIdBound, hasRecipients } from './audience';
+import { resolveContent } from './content';
+import { campaignKeys, campaignScheduleName } from './keys';
+import type { FanoutMessage } from './queues';
+import { campaignLimits, type CampaignChanges, type CreateCampaignInput, type ListCampaignsQuery } from './schemas';
+import { nextStatus } from './status';
+import { countersItem, present, readCampaign, startFields, toItem, transitionItems, type Campaign, type StoredCampaign } from './store';
+
+/** Configuration, read once at cold start. */
+const config = {
+  fanoutQueueUrl: requiredEnv('CAMPAIGN_FANOUT_QUEUE_URL'),
+  fanoutQueueArn: requiredEnv('CAMPAIGN_FANOUT_QUEUE_ARN'),
+};
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+  hasMore: boolean;
+  total: number;
+}
+
+/** POST /campaigns: a DRAFT. Its template, sender domain and segment are checked now and again when it is sent. */
+export async function createCampaign(projectId: string, input: CreateCampaignInput): Promise<Campaign> {
+  const now = new Date().toISOString();
+  const campaign: StoredCampaign = {
+    id: ulid(),
+    name: input.name,
+    description: input.description ?? null,
+    subject: input.subject ?? null,
+    body: input.body ?? null,
+    templateId: input.templateId ?? null,
+    from: input.from ?? null,
+    replyTo: input.replyTo ?? null,
+    segmentId: input.segmentId ?? null,
+    status: 'DRAFT',
+    scheduledFor: null,
+    sentAt: null,
+    totalRecipients: 0,
+    cancelledAt: null,
+    failureReason: null,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+  await checkContent(projectId, campaign);
+  await transactWrite([
+    { Put: { TableName: tableName, Item: toItem(projectId, campaign), ConditionExpression: 'attribute_not_exists(PK)' } },
+    countersItem(projectId, { to: 'DRAFT', total: 1 }),
+  ]);
+  return present(campaign);
+}
+
+export async function getCampaign(projectId: string, campaignId: string): Promise<Campaign> {
+  return present(await readCampaign(projectId, campaignId));
+}
+
+/** GET /campaigns: newest first, one Query per page; `status` filters; `total` is a counter read. */
+export async function listCampaigns(projectId: string, query: ListCampaignsQuery): Promise<Page<Campaign>> {
+  const partition = campaignKeys.partition(projectId);
+  const binding = JSON.stringify(['campaigns', projectId, query.status ?? null]);
+  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
+  const filter = query.status
+    ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': query.status } }
+    : { ExpressionAttributeValues: {} };
+  const [result, counters] = await Promise.all([
+    documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+        ...filter,
+        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(campaignKeys.campaignPrefix), ...filter.ExpressionAttributeValues },
+        ScanIndexForward: false,
+        Limit: query.limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    ),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: campaignKeys.counters(projectId) })),
+  ]);
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
+  const total = (counters.Item?.[query.status ?? 'total'] as number | undefined) ?? 0;
+  return { items: page.map((item) => present(item as unknown as StoredCampaign)), nextCursor, hasMore, total };
+}
+
+/** PATCH: DRAFT and SCHEDULED campaigns only; null removes an optional field. */
+export async function updateCampaign(projectId: string, campaignId: string, changes: CampaignChanges): Promise<Campaign> {
+  const current = await readCampaign(projectId, campaignId);
+  nextStatus('edit', current.status);
+  const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  const next: StoredCampaign = { ...current, ...set, updatedAt: new Date().toISOString(), version: current.version + 1 };
+  if (!next.templateId && (!next.subject || !next.body)) {
+    throw validationFailed([{ field: next.subject ? 'body' : 'subject', code: 'REQUIRED', message: 'subject and body are required unless templateId is given' }]);
+  }
+  await checkContent(projectId, next);
+  await write(projectId, transitionItems(projectId, { campaign: current, action: 'edit', set }, next.updatedAt), current);
+  return present(next);
+}
+
+/** DELETE: DRAFT campaigns only. */
+export async function deleteCampaign(projectId: string, campaignId: string): Promise<void> {
+  const current = await readCampaign(projectId, campaignId);
+  nextStatus('delete', current.status);
+  await write(
+    projectId,
+    [
+      {
+        Delete: {
+          TableName: tableName,
+          Key: campaignKeys.campaign(projectId, campaignId),
+          ConditionExpression: '#status = :status AND #version = :version',
+          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+          ExpressionAttributeValues: { ':status': current.status, ':version': current.version },
+        },
+      },
+      countersItem(projectId, { from: current.status, total: -1 }),
+    ],
+    current,
+  );
+}
+
+/**
+ * POST /campaigns/{id}/send. Without scheduledFor: SENDING now (its content resolved and kept,
+ * its audience read from this moment) and the fan-out queued; a SCHEDULED campaign's schedule is
+ * deleted. With scheduledFor: SCHEDULED, with one one-time schedule (replaced on a reschedule)
+ * that delivers a start message to the fan-out queue. 422 EMPTY_AUDIENCE when nobody would get it.
+ */
+export async function sendCampaign(projectId: string, campaignId: string, scheduledFor: string | null | undefined): Promise<Campaign> {
+  const current = await readCampaign(projectId, campaignId);
+  const at = scheduledFor ? scheduleTime(scheduledFor) : undefined;
+  nextStatus(at ? 'schedule' : 'send', current.status);
+  const now = new Date();
+  const content = await resolveContent(projectId, current);
+  if (!(await hasRecipients(await audienceReader(projectId, current.segmentId, contactIdBound(now.getTime()))))) {
+    throw new ApiError(422, 'EMPTY_AUDIENCE', current.segmentId ? 'The campaign\'s segment has no subscribed contacts' : 'The project has no subscribed contacts', {
+      suggestion: 'Add subscribed contacts (or members to the segment) before sending.',
+    });
+  }
+  const updatedAt = now.toISOString();
+  const version = current.version + 1;
+
+  if (at) {
+    const iso = at.toISOString();
+    // The schedule first: if the write then fails, its start message names a schedule id the campaign does not have, and sends nothing.
+    const scheduleId = ulid();
+    const message: FanoutMessage = { kind: 'start', projectId, campaignId, scheduleId };
+    await scheduleOnce({ name: campaignScheduleName(campaignId), at, targetArn: config.fanoutQueueArn, message });
+    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null } }, updatedAt), current);
+    return present({ ...current, status: 'SCHEDULED', scheduledFor: iso, failureReason: null, updatedAt, version });
+  }
+
+  const fields = startFields(updatedAt, content);
+  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null } }, updatedAt), current);
+  try {
+    await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
+  } catch (error) {
+    // Nothing would dispatch it: back to where it was, so the client may retry.
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName,
+          Key: campaignKeys.campaign(projectId, campaignId),
+          UpdateExpression: 'SET #status = :previous, #version = :next REMOVE sentAt, content, dispatch',
+          ConditionExpression: '#status = :sending AND #version = :version',
+          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
+          ExpressionAttributeValues: { ':previous': current.status, ':sending': 'SENDING', ':version': version, ':next': version + 1 },
+        },
+      },
+      countersItem(projectId, { from: 'SENDING', to: current.status }),
+    ]);
+    throw error;
+  }
+  if (current.status === 'SCHEDULED') await cancelSchedule(campaignScheduleName(campaignId));
+  return present({ ...current, ...fields, status: 'SENDING', scheduledFor: null, updatedAt, version });
+}
+
+/**
+ * POST /campaigns/{id}/cancel: SCHEDULED → DRAFT (the schedule deleted after the status changed,
+ * so a fire in between finds DRAFT); SENDING → CANCELLED with `campaign.cancelled`: emails not yet
+ * handed to SES end CANCELLED (the sender checks right before sending), the rest stands.
+ */
+export async function cancelCampaign(projectId: string, campaignId: string): Promise<Campaign> {
+  const current = await readCampaign(projectId, campaignId);
+  const to = nextStatus('cancel', current.status);
+  const updatedAt = new Date().toISOString();
+  if (to === 'DRAFT') {
+    await write(projectId, transitionItems(projectId, { campaign: current, action: 'cancel', set: { scheduledFor: null, scheduleId: null } }, updatedAt), current);
+    await cancelSchedule(campaignScheduleName(campaignId));
+    return present({ ...current, status: 'DRAFT', scheduledFor: null, updatedAt, version: current.version + 1 });
+  }
+  const cancelled: StoredCampaign = { ...current, status: 'CANCELLED', cancelledAt: updatedAt, updatedAt, version: current.version + 1 };
+  await write(
+    projectId,
+    [...transitionItems(projectId, { campaign: current, action: 'cancel', set: { cancelledAt: updatedAt } }, updatedAt), notificationWriteItem(projectId, 'campaign.cancelled', { ...present(cancelled) }, campaignId)],
+    current,
+  );
+  logger.info('Campaign cancelled while sending', { projectId, campaignId });
+  return present(cancelled);
+}
+
+/** A scheduledFor in the future and within the horizon (422 otherwise). */
+export function scheduleTime(scheduledFor: string, now = Date.now()): Date {
+  const at = new Date(scheduledFor);
+  const horizon = now + campaignLimits.maxScheduleDays * 24 * 3600 * 1000;
+  if (Number.isNaN(at.getTime()) || at.getTime() <= now) {
+    throw validationFailed([{ field: 'scheduledFor', code: 'IN_THE_PAST', message: 'scheduledFor must be in the future' }]);
+  }
+  if (at.getTime() > horizon) {
+    throw validationFailed([{ field: 'scheduledFor', code: 'BEYOND_HORIZON', message: `scheduledFor must be at most ${campaignLimits.maxScheduleDays} days ahead` }]);
+  }
+  return at;
+}
+
+/** What create and update check before writing: parsable content, an existing MARKETING template and segment, a verified sender. */
+async function checkContent(projectId: string, campaign: StoredCampaign): Promise<void> {
+  assertTemplateParses({ subject: campaign.subject ?? undefined, body: campaign.body ?? undefined });
+  if (campaign.segmentId) await assertSegmentExists(projectId, campaign.segmentId);
+  if (campaign.templateId || campaign.from) await resolveContent(projectId, campaign);
+  else throw validationFailed([{ field: 'from', code: 'REQUIRED', message: 'from is required unless the template has a from address' }]);
+}
+
+/** Writes a change conditioned on what was read; a concurrent change meanwhile is a 409 naming the status now. */
+async function write(projectId: string, items: Parameters<typeof transactWrite>[0], read: Pick<StoredCampaign, 'id' | 'status'>): Promise<void> {
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    if (!reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) throw error;
+    const now = await readCampaign(projectId, read.id).catch(() => undefined);
+    if (now && now.status !== read.status) throw conflict('INVALID_CAMPAIGN_STATE', `The campaign is ${now.status} now`);
+    throw conflict('CONCURRENT_MODIFICATION', 'The campaign changed concurrently; retry the request');
+  }
+}

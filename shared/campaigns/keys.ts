@@ -1,0 +1,28 @@
+import { projectPartition } from '../projects/keys';
+
+/**
+ * Table keys of campaigns: built here and nowhere else. A campaign's delivery counters are the
+ * stats item of its source (shared/stats/keys.ts: STATS#campaign#<id>).
+ *
+ * | item       | PK            | SK                                             | TTL       |
+ * |------------|---------------|------------------------------------------------|-----------|
+ * | campaign   | PROJECT#<pid> | CAMPAIGN#<ulid>                                |           |
+ * | counters   | PROJECT#<pid> | COUNTER#CAMPAIGNS (total and one per status)   |           |
+ * | engagement | PROJECT#<pid> | CAMPAIGN_ENGAGED#<cid>#<opened/clicked>#<contactId> | 400 days |
+ *
+ * An engagement item exists once per contact who opened (clicked) a campaign: its conditional put
+ * decides whether an open is the contact's first, for the unique counts.
+ */
+export const campaignKeys = {
+  campaign: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN#${campaignId}` }),
+  campaignPrefix: 'CAMPAIGN#',
+  partition: (projectId: string) => projectPartition(projectId),
+  counters: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'COUNTER#CAMPAIGNS' }),
+  engagement: (projectId: string, campaignId: string, kind: 'opened' | 'clicked', contactId: string) => ({
+    PK: projectPartition(projectId),
+    SK: `CAMPAIGN_ENGAGED#${campaignId}#${kind}#${contactId}`,
+  }),
+};
+
+/** The one-time EventBridge Scheduler schedule of a scheduled campaign (≤ 64 characters). */
+export const campaignScheduleName = (campaignId: string) => `campaign-${campaignId}`;

@@ -1,0 +1,103 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../aws/clients';
+import { addToCounters } from '../db/counters';
+import { tableName } from '../db/table';
+import { transactWrite } from '../db/transactions';
+import type { EmailRecord, EmailStatus } from '../emails/emails';
+import { logger } from '../observability/logger';
+import { notificationWriteItem } from '../notifications/notifications';
+import { statsKeys } from '../stats/keys';
+import { campaignKeys } from './keys';
+import { queuedMailFates, type CampaignStatus } from './status';
+import { fromItem, present, transitionItems } from './store';
+
+/**
+ * How a campaign's send comes to an end, from counters only (no scans). Beside the delivery
+ * metrics of shared/stats, a campaign's stats item holds:
+ * - `recipients`: the frozen audience size, set when the fan-out has read the whole audience;
+ * - `settled`: emails that reached a final state in the sender (SENT, FAILED, SUPPRESSED,
+ *   CANCELLED) — counted once per email, where its final status is written;
+ * - `suppressed`, `cancelled`, `uniqueOpened`, `uniqueClicked`, `unsubscribed`.
+ * The campaign is SENT once `settled` reaches `recipients`.
+ */
+const campaignStats = (projectId: string, campaignId: string) => statsKeys.source(projectId, 'campaign', campaignId);
+
+/** What the sender does with a queued email of this campaign: one consistent read of its status. */
+export async function queuedMailFate(projectId: string, campaignId: string): Promise<'send' | 'cancel'> {
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: campaignKeys.campaign(projectId, campaignId), ConsistentRead: true, ProjectionExpression: '#status', ExpressionAttributeNames: { '#status': 'status' } }),
+  );
+  return Item ? queuedMailFates[Item.status as CampaignStatus] : 'cancel';
+}
+
+const settledMetric: Partial<Record<EmailStatus, string>> = { FAILED: 'failed', SUPPRESSED: 'suppressed', CANCELLED: 'cancelled' };
+
+/** Counts a campaign email's final status (its `sent` is counted with the delivery metrics), then completes the campaign if it was the last. */
+export async function settleCampaignEmail(email: Pick<EmailRecord, 'projectId' | 'source'>, status: EmailStatus): Promise<void> {
+  const campaignId = email.source.id!;
+  const metric = settledMetric[status];
+  await addToCounters(campaignStats(email.projectId, campaignId), { settled: 1, ...(metric ? { [metric]: 1 } : {}) });
+  await completeIfSettled(email.projectId, campaignId);
+}
+
+/**
+ * SENDING → SENT with `campaign.sent`, once every recipient's email is settled. Two finishers
+ * may both see the last count: the conditional transition lets one through.
+ */
+export async function completeIfSettled(projectId: string, campaignId: string): Promise<void> {
+  const { Item: stats } = await documentClient.send(new GetCommand({ TableName: tableName, Key: campaignStats(projectId, campaignId), ConsistentRead: true }));
+  const recipients = stats?.recipients as number | undefined;
+  if (recipients === undefined || ((stats?.settled as number | undefined) ?? 0) < recipients) return;
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: campaignKeys.campaign(projectId, campaignId), ConsistentRead: true }));
+  if (!Item || Item.status !== 'SENDING') return;
+  const campaign = fromItem(Item);
+  const now = new Date().toISOString();
+  const sent = present({ ...campaign, status: 'SENT', updatedAt: now, totalRecipients: recipients });
+  try {
+    await transactWrite([
+      ...transitionItems(projectId, { campaign, action: 'complete', set: { totalRecipients: recipients } }, now),
+      notificationWriteItem(projectId, 'campaign.sent', { ...sent }, campaignId),
+    ]);
+    logger.info('Campaign sent', { projectId, campaignId, recipients });
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    if (!reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) throw error;
+  }
+}
+
+/** Records the audience size when the fan-out has read it all (the same number on a repeat). */
+export async function recordRecipients(projectId: string, campaignId: string, recipients: number): Promise<void> {
+  await documentClient.send(
+    new UpdateCommand({ TableName: tableName, Key: campaignStats(projectId, campaignId), UpdateExpression: 'SET recipients = :recipients', ExpressionAttributeValues: { ':recipients': recipients } }),
+  );
+}
+
+/** Engagement items live as long as a campaign's stats are worth reading. */
+const ENGAGEMENT_TTL_SECONDS = 400 * 24 * 3600;
+
+/**
+ * Opens and clicks of campaign mail: the totals are the delivery metrics (`opened`, `clicked`);
+ * the first open (click) of each contact also counts `uniqueOpened` (`uniqueClicked`), decided
+ * by a conditional put of the contact's engagement item.
+ */
+export async function countCampaignEngagement(email: Pick<EmailRecord, 'projectId' | 'source' | 'contactId'>, kind: 'opened' | 'clicked'): Promise<void> {
+  const campaignId = email.source.id!;
+  try {
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...campaignKeys.engagement(email.projectId, campaignId, kind, email.contactId), expiresAt: Math.floor(Date.now() / 1000) + ENGAGEMENT_TTL_SECONDS },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return;
+    throw error;
+  }
+  await addToCounters(campaignStats(email.projectId, campaignId), { [kind === 'opened' ? 'uniqueOpened' : 'uniqueClicked']: 1 });
+}
+
+/** A contact unsubscribed through a link in this campaign's mail. */
+export async function countCampaignUnsubscribe(projectId: string, campaignId: string): Promise<void> {
+  await addToCounters(campaignStats(projectId, campaignId), { unsubscribed: 1 });
+}

@@ -1,0 +1,10 @@
+/**
+ * The fan-out queue's messages (start and continue a campaign's dispatch; also what its
+ * schedule delivers). The campaign send queue carries the send queue's messages (SendMessage),
+ * read by the sender in the pacer's campaign lane.
+ */
+export type FanoutMessage =
+  /** From the campaign's one-time schedule: start it if it is still SCHEDULED by this schedule (its id). */
+  | { kind: 'start'; projectId: string; campaignId: string; scheduleId: string }
+  /** Page the audience of a SENDING campaign onto the campaign send queue. */
+  | { kind: 'dispatch'; projectId: string; campaignId: string };

@@ -1,0 +1,154 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../aws/clients';
+import { tableName } from '../db/table';
+import type { TransactItem } from '../db/transactions';
+import { notFound } from '../http/errors';
+import type { Sender } from '../templates/schemas';
+import type { CampaignContent } from './content';
+import { campaignKeys } from './keys';
+import { nextStatus, type CampaignAction, type CampaignStatus } from './status';
+
+/** A campaign as the API shows it (names as in Plunk's campaigns API). */
+export interface Campaign {
+  id: string;
+  name: string;
+  description: string | null;
+  subject: string | null;
+  /** HTML with mustache variables; with templateId, overrides the template's body. */
+  body: string | null;
+  templateId: string | null;
+  from: Sender | null;
+  replyTo: string | null;
+  /** null: every subscribed contact. */
+  segmentId: string | null;
+  status: CampaignStatus;
+  scheduledFor: string | null;
+  /** When sending started. */
+  sentAt: string | null;
+  /** Recipients queued so far while SENDING; the frozen audience size once it has been read. */
+  totalRecipients: number;
+  cancelledAt: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The stored item: the campaign plus what sending keeps on it. */
+export interface StoredCampaign extends Campaign {
+  /** Bumped on every change; writes are conditioned on the version read. */
+  version: number;
+  /** The id of the schedule a SCHEDULED campaign waits for (its start message names it). */
+  scheduleId?: string;
+  /** The content resolved when sending started: later template edits do not change a send. */
+  content?: CampaignContent;
+  /** The fan-out's progress (shared/campaigns/dispatch.ts). */
+  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean };
+}
+
+export async function readCampaign(projectId: string, campaignId: string): Promise<StoredCampaign> {
+  const { Item } = /^[0-9A-HJKMNP-TV-Z]{26}$/.test(campaignId)
+    ? await documentClient.send(new GetCommand({ TableName: tableName, Key: campaignKeys.campaign(projectId, campaignId), ConsistentRead: true }))
+    : { Item: undefined };
+  if (!Item) throw notFound('Campaign');
+  return fromItem(Item);
+}
+
+export function toItem(projectId: string, campaign: StoredCampaign): Record<string, unknown> {
+  return { ...campaignKeys.campaign(projectId, campaign.id), ...campaign };
+}
+
+export function fromItem(item: Record<string, unknown>): StoredCampaign {
+  const { PK: _pk, SK: _sk, ...campaign } = item;
+  return campaign as unknown as StoredCampaign;
+}
+
+/** What a campaign carries from the moment it starts sending (now or by its schedule). */
+export const startFields = (sentAt: string, content: StoredCampaign['content']) => ({ sentAt, content, dispatch: {}, totalRecipients: 0, failureReason: null });
+
+/** The API's view: every field present (null when unset), nothing of the sending state. */
+export function present(campaign: StoredCampaign): Campaign {
+  return {
+    id: campaign.id,
+    name: campaign.name,
+    description: campaign.description ?? null,
+    subject: campaign.subject ?? null,
+    body: campaign.body ?? null,
+    templateId: campaign.templateId ?? null,
+    from: campaign.from ?? null,
+    replyTo: campaign.replyTo ?? null,
+    segmentId: campaign.segmentId ?? null,
+    status: campaign.status,
+    scheduledFor: campaign.scheduledFor ?? null,
+    sentAt: campaign.sentAt ?? null,
+    totalRecipients: campaign.totalRecipients ?? 0,
+    cancelledAt: campaign.cancelledAt ?? null,
+    failureReason: campaign.failureReason ?? null,
+    createdAt: campaign.createdAt,
+    updatedAt: campaign.updatedAt,
+  };
+}
+
+/** The counter item's update for a campaign entering `to` (from `from`, unless it is new). */
+export function countersItem(projectId: string, change: { from?: CampaignStatus; to?: CampaignStatus; total?: number }): TransactItem {
+  const adds: [string, number][] = [];
+  if (change.total) adds.push(['total', change.total]);
+  if (change.from) adds.push([change.from, -1]);
+  if (change.to) adds.push([change.to, 1]);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: campaignKeys.counters(projectId),
+      UpdateExpression: `ADD ${adds.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(adds.map(([name], index) => [`#c${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(adds.map(([, value], index) => [`:c${index}`, value])),
+    },
+  };
+}
+
+export interface Transition {
+  /** The status the campaign had when read; the write is conditioned on it (and on its version). */
+  campaign: Pick<StoredCampaign, 'id' | 'status' | 'version'>;
+  action: CampaignAction;
+  /** Attributes to set (null removes them). */
+  set?: Record<string, unknown>;
+  /** More condition, e.g. the schedule a fire was made for. */
+  condition?: { expression: string; values: Record<string, unknown> };
+}
+
+/**
+ * A status change as transaction items: the campaign's update, conditioned on the status and
+ * version that were read (409 INVALID_CAMPAIGN_STATE before writing if the action is not allowed
+ * from it), and the per-status counters. A concurrent change fails the condition.
+ */
+export function transitionItems(projectId: string, { campaign, action, set = {}, condition }: Transition, now = new Date().toISOString()): TransactItem[] {
+  const to = nextStatus(action, campaign.status);
+  const fields: Record<string, unknown> = { ...set, status: to, updatedAt: now };
+  const names: Record<string, string> = { '#version': 'version' };
+  const values: Record<string, unknown> = { ':from': campaign.status, ':version': campaign.version, ':one': 1, ...(condition?.values ?? {}) };
+  const sets: string[] = ['#version = #version + :one'];
+  const removes: string[] = [];
+  Object.entries(fields).forEach(([name, value], index) => {
+    names[`#f${index}`] = name;
+    if (value === null || value === undefined) {
+      removes.push(`#f${index}`);
+    } else {
+      values[`:f${index}`] = value;
+      sets.push(`#f${index} = :f${index}`);
+    }
+  });
+  // The status condition names #f<n> of status: look it up rather than hard-code the index.
+  const statusAlias = Object.keys(names).find((alias) => names[alias] === 'status')!;
+  return [
+    {
+      Update: {
+        TableName: tableName,
+        Key: campaignKeys.campaign(projectId, campaign.id),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: `${statusAlias} = :from AND #version = :version${condition ? ` AND (${condition.expression})` : ''}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+    ...(to === campaign.status ? [] : [countersItem(projectId, { from: campaign.status, to })]),
+  ];
+}

@@ -1,0 +1,56 @@
+import { SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { ulid } from 'ulid';
+import { integerEnv, requiredEnv } from '../config/env';
+import { findContactIdByEmail, getContact } from '../contacts/contacts';
+import { ApiError } from '../http/errors';
+import { acquireSendSlot } from '../sending/pacer';
+import { buildSendEmailInput, classifySesError, sesClient } from '../sending/ses';
+import type { Recipient } from './audience';
+import { campaignEmail, resolveContent } from './content';
+import type { TestSendInput } from './schemas';
+import { readCampaign } from './store';
+
+/** Configuration, read once at cold start. */
+const config = {
+  configurationSet: requiredEnv('SES_CONFIGURATION_SET'),
+  ratePerSecond: integerEnv('SEND_RATE_PER_SECOND', 14, { max: 10_000 }),
+};
+
+/** What a test is rendered with when the address is not a contact. */
+const sampleData = { firstName: 'Sample', lastName: 'Contact' };
+
+/**
+ * POST /campaigns/{id}/test: the campaign as it would go out, rendered for each address's contact
+ * (sample values when it is not one), subject prefixed "[TEST] ", sent at once through SES in a
+ * paced slot — no email record, no events, no stats: counted nowhere.
+ */
+export async function sendTestEmails(projectId: string, campaignId: string, input: TestSendInput): Promise<{ emails: { email: string; messageId: string }[] }> {
+  const campaign = await readCampaign(projectId, campaignId);
+  const content = campaign.content ?? (await resolveContent(projectId, campaign));
+  const addresses = [...new Set(input.emails ?? [input.email!])];
+  const now = new Date().toISOString();
+  const emails: { email: string; messageId: string }[] = [];
+  for (const address of addresses) {
+    const recipient = await recipientFor(projectId, address);
+    const record = { ...campaignEmail(projectId, { id: campaignId, sentAt: now }, content, recipient, now), id: ulid(), marketing: false };
+    record.subject = `[TEST] ${record.subject}`;
+    await acquireSendSlot(config.ratePerSecond);
+    try {
+      const result = await sesClient.send(new SendEmailCommand(buildSendEmailInput(record, [], config.configurationSet)));
+      emails.push({ email: address, messageId: result.MessageId ?? '' });
+    } catch (error) {
+      const verdict = classifySesError(error);
+      throw new ApiError(verdict.action === 'reject' ? 422 : 503, 'TEST_SEND_FAILED', `SES did not take the test email to ${address}: ${verdict.reason}`);
+    }
+  }
+  return { emails };
+}
+
+async function recipientFor(projectId: string, email: string): Promise<Recipient> {
+  const contactId = await findContactIdByEmail(projectId, email);
+  if (contactId) {
+    const contact = await getContact(projectId, contactId).catch(() => undefined);
+    if (contact) return { id: contact.id, email: contact.email, data: contact.data };
+  }
+  return { id: 'sample', email, data: sampleData };
+}

@@ -1,0 +1,230 @@
+import { jest } from '@jest/globals';
+import { chromium, type Browser } from 'playwright-core';
+import { admin, api } from './client';
+import { storedEmails, type StoredEmail } from './mail-viewer';
+
+jest.setTimeout(90_000);
+
+/** Polls until `check` returns a value that is not undefined, for at most `ms`. */
+async function until<T>(check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const suffix = Math.random().toString(36).slice(2, 8);
+const domain = `campaigns-${suffix}.test`;
+const subscribedCount = 12;
+let key: string;
+const contacts: { id: string; email: string; name: string }[] = [];
+let unsubscribedEmails: string[] = [];
+
+const mailsWithSubject = async (subject: string) => (await storedEmails()).filter((mail) => mail.subject.startsWith(subject));
+const waitForMails = (subject: string, count: number, ms = 45_000) =>
+  until(async () => {
+    const found = await mailsWithSubject(subject);
+    return found.length >= count ? found : undefined;
+  }, ms);
+const waitForStatus = (id: string, status: string, ms = 45_000) =>
+  until(async () => {
+    const { body } = await api('GET', `/campaigns/${id}`, { key });
+    return body.data.status === status ? body.data : undefined;
+  }, ms);
+const header = (mail: StoredEmail, name: string) => mail.headers?.find((item) => item.name.toLowerCase() === name.toLowerCase())?.value;
+const linkOf = (mail: StoredEmail) => /<(http[^>]+)>/.exec(header(mail, 'List-Unsubscribe') ?? '')![1]!;
+
+async function createCampaign(subject: string, extra: Record<string, unknown> = {}) {
+  const { status, body } = await api('POST', '/campaigns', {
+    key,
+    body: {
+      name: `Campaign ${subject}`,
+      subject: `${subject} for {{contact.data.name}}`,
+      body: '<p>Hello {{contact.data.name}} ({{contact.email}})</p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>',
+      from: { name: 'Acme News', email: `news@${domain}` },
+      ...extra,
+    },
+  });
+  expect(status).toBe(201);
+  return body.data as { id: string; status: string };
+}
+
+beforeAll(async () => {
+  // A fresh project: its audience is exactly the contacts made here.
+  key = (await admin<{ secretKey: string }>('create-project', '--name', `campaigns-${suffix}`)).secretKey;
+  expect((await api('POST', '/domains', { key, body: { domain } })).status).toBe(201);
+  await admin('verify-domain', '--domain', domain);
+  await until(async () => ((await api('GET', '/domains', { key })).body.data.items ?? (await api('GET', '/domains', { key })).body.data).find?.((item: { domain: string; status: string }) => item.domain === domain && item.status === 'VERIFIED'));
+  for (let index = 0; index < subscribedCount; index++) {
+    const email = `reader${index}-${suffix}@example.com`;
+    const { body } = await api('POST', '/contacts', { key, body: { email, subscribed: true, data: { name: `Reader ${index}` } } });
+    contacts.push({ id: body.data.id, email, name: `Reader ${index}` });
+  }
+  unsubscribedEmails = [0, 1, 2].map((index) => `gone${index}-${suffix}@example.com`);
+  for (const email of unsubscribedEmails) await api('POST', '/contacts', { key, body: { email, subscribed: false, data: { name: 'Gone' } } });
+});
+
+describe('campaigns', () => {
+  let sentCampaignId: string;
+  let sentMails: StoredEmail[];
+
+  it('sends now to exactly the subscribed contacts, each mail rendered for its contact, then is SENT with its stats', async () => {
+    // Prepare
+    const campaign = await createCampaign(`Now-${suffix}`);
+    expect(campaign.status).toBe('DRAFT');
+    // Act
+    const sent = await api('POST', `/campaigns/${campaign.id}/send`, { key });
+    sentMails = await waitForMails(`Now-${suffix}`, subscribedCount);
+    const done = await waitForStatus(campaign.id, 'SENT');
+    sentCampaignId = campaign.id;
+    // Assess
+    expect(sent.status).toBe(200);
+    expect(sent.body.data.status).toBe('SENDING');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const mails = await mailsWithSubject(`Now-${suffix}`);
+    expect(mails).toHaveLength(subscribedCount);
+    expect(mails.map((mail) => mail.destination.to[0]).sort()).toEqual(contacts.map((contact) => contact.email).sort());
+    for (const mail of mails) {
+      const contact = contacts.find((item) => mail.destination.to[0]!.includes(item.email))!;
+      expect(mail.subject).toBe(`Now-${suffix} for ${contact.name}`);
+      expect(mail.body.html).toContain(`Hello ${contact.name} (${contact.email})`);
+      expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+      expect(mail.body.html).toContain(linkOf(mail).replace(/\//g, '&#x2F;').replace(/=/g, '&#x3D;'));
+    }
+    expect(done.totalRecipients).toBe(subscribedCount);
+    const stats = await until(async () => {
+      const { body } = await api('GET', `/campaigns/${campaign.id}/stats`, { key });
+      return body.data.deliveredCount === subscribedCount ? body.data : undefined;
+    });
+    expect(stats).toMatchObject({ totalRecipients: subscribedCount, sentCount: subscribedCount, deliveredCount: subscribedCount, cancelledCount: 0, deliveryRate: 100, unsubscribeRate: 0 });
+  });
+
+  it('answers 409 INVALID_CAMPAIGN_STATE to edits, deletes, sends and cancels a SENT campaign does not allow', async () => {
+    // Act
+    const answers = await Promise.all([
+      api('PATCH', `/campaigns/${sentCampaignId}`, { key, body: { name: 'x' } }),
+      api('DELETE', `/campaigns/${sentCampaignId}`, { key }),
+      api('POST', `/campaigns/${sentCampaignId}/send`, { key }),
+      api('POST', `/campaigns/${sentCampaignId}/cancel`, { key }),
+    ]);
+    // Assess
+    for (const answer of answers) {
+      expect(answer.status).toBe(409);
+      expect(answer.body.error.code).toBe('INVALID_CAMPAIGN_STATE');
+      expect(answer.body.error.message).toContain('SENT');
+    }
+  });
+
+  it('refuses a scheduledFor in the past or beyond the horizon (422), and an empty audience (422 EMPTY_AUDIENCE)', async () => {
+    // Prepare
+    const campaign = await createCampaign(`Refused-${suffix}`);
+    const segment = await api('POST', '/segments', { key, body: { name: `nobody-${suffix}`, filters: { operator: 'AND', conditions: [{ field: 'email', operator: 'equals', value: `nobody-${suffix}@example.com` }] } } });
+    const empty = await createCampaign(`Empty-${suffix}`, { segmentId: segment.body.data.id });
+    // Act
+    const past = await api('POST', `/campaigns/${campaign.id}/send`, { key, body: { scheduledFor: new Date(Date.now() - 60_000).toISOString() } });
+    const far = await api('POST', `/campaigns/${campaign.id}/send`, { key, body: { scheduledFor: new Date(Date.now() + 400 * 86_400_000).toISOString() } });
+    const noAudience = await api('POST', `/campaigns/${empty.id}/send`, { key });
+    // Assess
+    expect(past.status).toBe(422);
+    expect(past.body.error.errors[0].field).toBe('scheduledFor');
+    expect(far.status).toBe(422);
+    expect(far.body.error.errors[0].code).toBe('BEYOND_HORIZON');
+    expect(noAudience.status).toBe(422);
+    expect(noAudience.body.error.code).toBe('EMPTY_AUDIENCE');
+    expect((await api('GET', `/campaigns/${empty.id}`, { key })).body.data.status).toBe('DRAFT');
+  });
+
+  it('fires a campaign scheduled a few seconds ahead by itself, and never sends one cancelled before its time', async () => {
+    // Prepare
+    const scheduled = await createCampaign(`Scheduled-${suffix}`);
+    const cancelled = await createCampaign(`Cancelled-${suffix}`);
+    const at = new Date(Date.now() + 6_000).toISOString();
+    // Act
+    const answer = await api('POST', `/campaigns/${scheduled.id}/send`, { key, body: { scheduledFor: at } });
+    await api('POST', `/campaigns/${cancelled.id}/send`, { key, body: { scheduledFor: at } });
+    const back = await api('POST', `/campaigns/${cancelled.id}/cancel`, { key });
+    await waitForMails(`Scheduled-${suffix}`, subscribedCount, 60_000);
+    await waitForStatus(scheduled.id, 'SENT');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Assess
+    expect(answer.body.data).toMatchObject({ status: 'SCHEDULED', scheduledFor: at });
+    expect(back.body.data).toMatchObject({ status: 'DRAFT', scheduledFor: null });
+    expect(await mailsWithSubject(`Cancelled-${suffix}`)).toHaveLength(0);
+    expect((await api('GET', `/campaigns/${cancelled.id}`, { key })).body.data.status).toBe('DRAFT');
+  });
+
+  it('sends a test at once, with [TEST] in the subject, rendered for a contact or with sample values, counted nowhere', async () => {
+    // Prepare
+    const stranger = `stranger-${suffix}@example.com`;
+    // Act
+    const answer = await api('POST', `/campaigns/${sentCampaignId}/test`, { key, body: { emails: [contacts[3]!.email, stranger] } });
+    const mails = await waitForMails(`[TEST] Now-${suffix}`, 2);
+    const stats = await api('GET', `/campaigns/${sentCampaignId}/stats`, { key });
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(mails.find((mail) => mail.destination.to[0]!.includes(contacts[3]!.email))!.subject).toBe(`[TEST] Now-${suffix} for ${contacts[3]!.name}`);
+    expect(mails.find((mail) => mail.destination.to[0]!.includes(stranger))!.body.html).toContain(`(${stranger})`);
+    expect(stats.body.data.sentCount).toBe(subscribedCount);
+    expect((await api('POST', `/campaigns/${sentCampaignId}/test`, { key, body: { emails: Array.from({ length: 6 }, (_, index) => `t${index}@example.com`) } })).status).toBe(422);
+  });
+
+  it('unsubscribes in one click (POST, any body → 200), records contact.unsubscribed and counts it in the campaign', async () => {
+    // Prepare
+    const mail = sentMails.find((item) => item.destination.to[0]!.includes(contacts[5]!.email))!;
+    // Act
+    const response = await fetch(linkOf(mail), { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const again = await fetch(linkOf(mail), { method: 'POST', body: '{not json' });
+    // Assess
+    expect(response.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect((await api('GET', `/contacts/${contacts[5]!.id}`, { key })).body.data.subscribed).toBe(false);
+    const events = await api('GET', `/events?contactId=${contacts[5]!.id}`, { key });
+    expect(JSON.stringify(events.body)).toContain('contact.unsubscribed');
+    const stats = await api('GET', `/campaigns/${sentCampaignId}/stats`, { key });
+    expect(stats.body.data.unsubscribedCount).toBe(1);
+  });
+
+  it('answers a tampered token with a plain 400 page', async () => {
+    // Prepare
+    const link = linkOf(sentMails[0]!);
+    const tampered = link.slice(0, -3) + (link.endsWith('AAA') ? 'BBB' : 'AAA');
+    // Act
+    const get = await fetch(tampered);
+    const post = await fetch(tampered, { method: 'POST', body: 'List-Unsubscribe=One-Click' });
+    // Assess
+    expect(get.status).toBe(400);
+    expect(get.headers.get('content-type')).toContain('text/html');
+    expect(await get.text()).toContain('not valid');
+    expect(post.status).toBe(400);
+  });
+
+  describe('in a browser', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+    });
+    afterAll(async () => browser?.close());
+
+    it('opens the link from a mail, shows that it worked, and re-subscribes with the button', async () => {
+      // Prepare
+      const contact = contacts[7]!;
+      const mail = sentMails.find((item) => item.destination.to[0]!.includes(contact.email))!;
+      const page = await browser.newPage();
+      // Act
+      await page.goto(linkOf(mail));
+      const shown = await page.textContent('#status');
+      const unsubscribed = (await api('GET', `/contacts/${contact.id}`, { key })).body.data.subscribed;
+      await Promise.all([page.waitForNavigation(), page.click('#resubscribe')]);
+      const after = await page.textContent('#status');
+      // Assess
+      expect(shown).toContain('unsubscribed');
+      expect(unsubscribed).toBe(false);
+      expect(after).toContain('subscribed again');
+      expect((await api('GET', `/contacts/${contact.id}`, { key })).body.data.subscribed).toBe(true);
+    });
+  });
+});
+
