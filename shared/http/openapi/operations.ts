@@ -17,6 +17,8 @@ import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema } f
 import { templateResponseSchema } from '../../templates/responses';
 import { verifyRequestSchema } from '../../verification/schemas';
 import { verificationResponseSchema } from '../../verification/responses';
+import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from '../../campaigns/schemas';
+import { campaignResponseSchema, campaignStatsResponseSchema, campaignTestResponseSchema } from '../../campaigns/responses';
 import { createWebhookSchema, listDeliveriesQuerySchema, patchWebhookSchema } from '../../webhooks/schemas';
 import { webhookDeliveryPageSchema, webhookDeliveryResponseSchema, webhookResponseSchema, webhookWithSecretResponseSchema } from '../../webhooks/responses';
 import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from '../../workflows/schemas';
@@ -53,6 +55,7 @@ export interface OperationDoc {
 
 const notFound = (what: string): ErrorCase => ({ status: 404, code: 'NOT_FOUND', when: `No ${what} with this id in the project` });
 const concurrent: ErrorCase = { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The resource changed concurrently; retry' };
+const invalidState: ErrorCase = { status: 409, code: 'INVALID_CAMPAIGN_STATE', when: 'The campaign\'s status does not allow this' };
 const invalidTemplate: ErrorCase = { status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, or subject/body is not a valid template (field code INVALID_TEMPLATE)' };
 
 const contactExample = { email: 'ada@example.com', subscribed: true, data: { firstName: 'Ada', plan: 'pro' } };
@@ -465,6 +468,108 @@ export const operations: Record<string, OperationDoc> = {
     query: listDeliveriesQuerySchema,
     success: { status: 200, description: 'A page of deliveries', data: webhookDeliveryPageSchema },
     errors: [notFound('webhook')],
+  },
+
+  'POST /campaigns': {
+    operationId: 'createCampaign',
+    tag: 'Campaigns',
+    summary: 'Create a campaign',
+    description: 'A DRAFT: subject and body, or a MARKETING templateId; segmentId narrows the audience (default every subscribed contact).',
+    body: createCampaignSchema,
+    bodyExample: { name: 'November newsletter', subject: 'What is new, {{contact.data.firstName}}', body: '<p>News…</p>', from: { name: 'Acme', email: 'news@mail.example.com' } },
+    success: { status: 201, description: 'The campaign, DRAFT', data: campaignResponseSchema },
+    errors: [{ status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, the template is missing or not MARKETING, or from is missing' }],
+  },
+  'GET /campaigns': {
+    operationId: 'listCampaigns',
+    tag: 'Campaigns',
+    summary: 'List campaigns',
+    query: listCampaignsQuerySchema,
+    success: { status: 200, description: 'A page of campaigns', data: pageSchema(campaignResponseSchema) },
+  },
+  'GET /campaigns/{id}': {
+    operationId: 'getCampaign',
+    tag: 'Campaigns',
+    summary: 'Get a campaign',
+    success: { status: 200, description: 'The campaign', data: campaignResponseSchema },
+    errors: [notFound('campaign')],
+  },
+  'PATCH /campaigns/{id}': {
+    operationId: 'updateCampaign',
+    tag: 'Campaigns',
+    summary: 'Update a campaign',
+    description: 'DRAFT or SCHEDULED campaigns only; null removes an optional field.',
+    body: patchCampaignSchema,
+    bodyExample: { subject: 'Our November news' },
+    success: { status: 200, description: 'The updated campaign', data: campaignResponseSchema },
+    errors: [notFound('campaign'), invalidState, concurrent],
+  },
+  'DELETE /campaigns/{id}': {
+    operationId: 'deleteCampaign',
+    tag: 'Campaigns',
+    summary: 'Delete a campaign',
+    description: 'DRAFT campaigns only.',
+    success: { status: 200, description: 'Deleted', data: deletedSchema },
+    errors: [notFound('campaign'), invalidState, concurrent],
+  },
+  'POST /campaigns/{id}/send': {
+    operationId: 'sendCampaign',
+    tag: 'Campaigns',
+    summary: 'Send or schedule a campaign',
+    description: 'No body or scheduledFor null sends now (SENDING); a future scheduledFor (at most a year ahead) schedules it (SCHEDULED).',
+    body: sendCampaignSchema,
+    bodyExample: { scheduledFor: '2026-12-01T09:00:00Z' },
+    success: { status: 200, description: 'The campaign, SENDING or SCHEDULED', data: campaignResponseSchema },
+    errors: [notFound('campaign'), invalidState, concurrent, { status: 422, code: 'EMPTY_AUDIENCE', when: 'The audience has no subscribed contacts' }],
+  },
+  'POST /campaigns/{id}/cancel': {
+    operationId: 'cancelCampaign',
+    tag: 'Campaigns',
+    summary: 'Cancel a scheduled or sending campaign',
+    description: 'A SCHEDULED campaign goes back to DRAFT; a SENDING one is CANCELLED and its unsent emails are not sent.',
+    success: { status: 200, description: 'The campaign', data: campaignResponseSchema },
+    errors: [notFound('campaign'), invalidState, concurrent],
+  },
+  'POST /campaigns/{id}/test': {
+    operationId: 'testCampaign',
+    tag: 'Campaigns',
+    summary: 'Send a test email',
+    description: 'Renders the campaign for each address (its contact\'s data, or sample data) and sends it now.',
+    body: testSendSchema,
+    bodyExample: { email: 'me@example.com' },
+    success: { status: 200, description: 'The test emails sent', data: campaignTestResponseSchema },
+    errors: [notFound('campaign'), { status: 422, code: 'TEST_SEND_FAILED', when: 'SES rejected the test email' }, { status: 503, code: 'TEST_SEND_FAILED', when: 'SES could not take the test email now' }],
+  },
+  'GET /campaigns/{id}/stats': {
+    operationId: 'getCampaignStats',
+    tag: 'Campaigns',
+    summary: 'Campaign analytics',
+    success: { status: 200, description: 'Counts and rates', data: campaignStatsResponseSchema },
+    errors: [notFound('campaign')],
+  },
+
+  'GET /unsubscribe/{token}': {
+    operationId: 'openUnsubscribeLink',
+    tag: 'Unsubscribe',
+    summary: 'Unsubscribe link (browser)',
+    description: 'The link in marketing email: unsubscribes the contact and answers a page with a re-subscribe button. The signed token is the credential.',
+    success: { status: 200, description: 'The unsubscribed page', mediaType: 'text/html', schema: { type: 'string' } },
+    rawResponses: [{ status: 400, description: 'The link is not valid', mediaType: 'text/html' }],
+  },
+  'POST /unsubscribe/{token}': {
+    operationId: 'oneClickUnsubscribe',
+    tag: 'Unsubscribe',
+    summary: 'One-click unsubscribe (RFC 8058)',
+    description: 'What mail clients POST for List-Unsubscribe-Post; the body is ignored.',
+    success: { status: 200, description: 'Unsubscribed', mediaType: 'text/plain', schema: { type: 'string' } },
+    rawResponses: [{ status: 400, description: 'The link is not valid', mediaType: 'text/plain' }],
+  },
+  'POST /unsubscribe/{token}/resubscribe': {
+    operationId: 'resubscribe',
+    tag: 'Unsubscribe',
+    summary: 'Re-subscribe (browser)',
+    success: { status: 200, description: 'The re-subscribed page', mediaType: 'text/html', schema: { type: 'string' } },
+    rawResponses: [{ status: 400, description: 'The link is not valid', mediaType: 'text/html' }],
   },
 
   'GET /openapi.json': {

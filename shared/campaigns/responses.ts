@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import { countSchema, idSchema, isoDateTimeSchema } from '../http/responses';
+import { campaignStatuses } from './status';
+
+/** A campaign as the API returns it (shared/campaigns/store.ts `Campaign`). */
+export const campaignResponseSchema = v.pipe(
+  v.strictObject({
+    id: idSchema,
+    name: v.pipe(v.string(), v.examples(['November newsletter'])),
+    description: v.nullable(v.string()),
+    subject: v.nullable(v.string()),
+    body: v.pipe(v.nullable(v.string()), v.description('HTML with {{mustache}} variables; with templateId, overrides the template body')),
+    templateId: v.nullable(idSchema),
+    from: v.nullable(v.strictObject({ name: v.optional(v.string()), email: v.pipe(v.string(), v.email()) })),
+    replyTo: v.nullable(v.pipe(v.string(), v.email())),
+    segmentId: v.pipe(v.nullable(idSchema), v.description('null: every subscribed contact')),
+    status: v.picklist(campaignStatuses),
+    scheduledFor: v.nullable(isoDateTimeSchema),
+    sentAt: v.pipe(v.nullable(isoDateTimeSchema), v.description('When sending started')),
+    totalRecipients: v.pipe(countSchema, v.description('Recipients queued so far while SENDING; the audience size once read')),
+    cancelledAt: v.nullable(isoDateTimeSchema),
+    failureReason: v.nullable(v.string()),
+    createdAt: isoDateTimeSchema,
+    updatedAt: isoDateTimeSchema,
+  }),
+  v.title('Campaign'),
+);
+
+const rateSchema = v.pipe(v.number(), v.minValue(0), v.description('Percent, two decimals'));
+
+/** GET /campaigns/{id}/stats (shared/campaigns/stats.ts `CampaignStats`). */
+export const campaignStatsResponseSchema = v.pipe(
+  v.strictObject({
+    totalRecipients: countSchema,
+    sentCount: countSchema,
+    deliveredCount: countSchema,
+    openedCount: v.pipe(countSchema, v.description('Unique contacts')),
+    clickedCount: v.pipe(countSchema, v.description('Unique contacts')),
+    opens: countSchema,
+    clicks: countSchema,
+    bouncedCount: countSchema,
+    complainedCount: countSchema,
+    unsubscribedCount: countSchema,
+    failedCount: countSchema,
+    suppressedCount: countSchema,
+    cancelledCount: countSchema,
+    deliveryRate: rateSchema,
+    openRate: rateSchema,
+    clickRate: rateSchema,
+    bounceRate: rateSchema,
+    complaintRate: rateSchema,
+    unsubscribeRate: rateSchema,
+  }),
+  v.title('CampaignStats'),
+);
+
+/** POST /campaigns/{id}/test. */
+export const campaignTestResponseSchema = v.pipe(v.strictObject({ emails: v.array(v.strictObject({ email: v.pipe(v.string(), v.email()), messageId: v.string() })) }), v.title('CampaignTestSend'));
