@@ -18,6 +18,7 @@ export function pointServiceAtStack(stack: LocalStack, rateLimitPerMinute: numbe
   Object.assign(process.env, localAwsEnvironment(localSettings()), {
     RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
   });
   if (process.env.AWS_ENDPOINT_URL_DYNAMODB !== stack.dynamoDbEndpoint || process.env.TABLE_NAME !== TABLE_NAME) {
     throw new Error(`The bench environment does not point at the stack (${process.env.AWS_ENDPOINT_URL_DYNAMODB}, table ${process.env.TABLE_NAME})`);
