@@ -46,13 +46,13 @@ describe('imports and exports infrastructure', () => {
     bucketId = idAt(template, 'AWS::S3::Bucket', 'PayloadBucket/Resource');
   });
 
-  test('the seven routes are served by the transfers function; CSV bodies are taken raw on POST /contacts/imports only', () => {
+  test('the seven routes are served by the transfers function; of them only POST /contacts/imports takes CSV bodies raw', () => {
     const transferRoutes = routes.filter((route) => route.group === 'transfers');
     expect(transferRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
       ['GET /contacts/exports', 'GET /contacts/exports/{id}', 'GET /contacts/imports', 'GET /contacts/imports/{id}', 'POST /contacts/exports', 'POST /contacts/imports', 'POST /contacts/imports/{id}/start'].sort(),
     );
     for (const route of transferRoutes) expect(route.keys).toEqual(['secret']);
-    expect(routes.filter((route) => route.rawBodyTypes).map((route) => [route.method, route.path, route.rawBodyTypes])).toEqual([['POST', '/contacts/imports', ['text/csv']]]);
+    expect(transferRoutes.filter((route) => route.rawBodyTypes).map((route) => [route.method, route.path, route.rawBodyTypes])).toEqual([['POST', '/contacts/imports', ['text/csv']]]);
     const fnId = idAt(template, 'AWS::Lambda::Function', 'TransfersFunction/Resource');
     const methods = Object.values(resources).filter((resource) => resource.Type === 'AWS::ApiGateway::Method' && JSON.stringify(resource.Properties.Integration ?? {}).includes(fnId));
     expect(methods).toHaveLength(7);
