@@ -17,7 +17,7 @@ describe('the docs function bundle', () => {
   const outdir = mkdtempSync(path.join(tmpdir(), 'mailwright-docs-'));
   afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-  it('carries the reference renderer and serves it from the bundle within the 6 MB response cap', async () => {
+  it('carries the reference renderer, serves it within the 6 MB response cap, and builds the document', async () => {
     // Prepare
     const app = new App({ outdir });
     const stack = new Stack(app, 'DocsBundle');
@@ -28,8 +28,11 @@ describe('the docs function bundle', () => {
     const assetDir = readdirSync(outdir).map((name) => path.join(outdir, name)).find((dir) => existsSync(path.join(dir, 'index.mjs')))!;
     process.env.TABLE_NAME ??= 'unused';
     const { handler } = await import(pathToFileURL(path.join(assetDir, 'index.mjs')).href);
-    const event = { httpMethod: 'GET', resource: '/docs/scalar.js', path: '/docs/scalar.js', headers: {}, queryStringParameters: null, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'test' } };
-    const result = await handler(event, { awsRequestId: 'test', getRemainingTimeInMillis: () => 10_000 });
+    // A fresh event per call: the handler's middlewares change the one they get.
+    const event = (path: string) => ({ httpMethod: 'GET', resource: path, path, headers: {}, queryStringParameters: null, pathParameters: null, body: null, isBase64Encoded: false, requestContext: { requestId: 'test' } });
+    const context = { awsRequestId: 'test', getRemainingTimeInMillis: () => 10_000 };
+    const result = await handler(event('/docs/scalar.js'), context);
+    const document = await handler(event('/openapi.json'), context);
 
     // Assess
     expect(existsSync(path.join(assetDir, 'node_modules/@scalar/api-reference/dist/browser/standalone.js'))).toBe(true);
@@ -37,5 +40,8 @@ describe('the docs function bundle', () => {
     expect(result.headers['Content-Type']).toBe('text/javascript; charset=utf-8');
     expect(result.body).toContain('createApiReference');
     expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThan(LAMBDA_RESPONSE_CAP_BYTES);
+    // The document builds in the function with no configuration but its table name.
+    expect(document.statusCode).toBe(200);
+    expect(JSON.parse(document.body).openapi).toBe('3.1.0');
   }, 240_000);
 });
