@@ -386,7 +386,7 @@ describe('MailwrightStack (default: data retained)', () => {
     template.hasOutput('TableName', { Value: { Ref: tableId } });
     template.hasOutput('PayloadBucketName', { Value: { Ref: bucketId } });
     expect(Object.keys(template.toJSON().Outputs).sort()).toEqual(
-      ['ApiUrl', 'PayloadBucketName', 'TableName', 'ScheduleGroupName', ...queues.map((spec) => `${pascal(spec.name)}QueueUrl`)].sort(),
+      ['ApiUrl', 'PayloadBucketName', 'TableName', 'ScheduleGroupName', 'AlarmTopicArn', 'DashboardName', ...queues.map((spec) => `${pascal(spec.name)}QueueUrl`)].sort(),
     );
   });
 });
