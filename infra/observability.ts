@@ -59,6 +59,18 @@ function rateOfSends(part: MetricName, partId: string, label: string, period: Du
   });
 }
 
+/** Alarms when a rate (%) is above the threshold in one period; no data is no alarm. */
+function rateAlarm(scope: Construct, id: string, metric: MathExpression, threshold: number, alarmDescription: string): Alarm {
+  return new Alarm(scope, id, {
+    alarmDescription,
+    metric,
+    threshold,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+}
+
 /**
  * The alarm topic, the alarms and the dashboard. Every CloudWatch alarm in the stack — these, the
  * DLQ alarms, and any added later — notifies the topic (an aspect at synth), and the dashboard
@@ -107,33 +119,12 @@ export function addObservability(scope: Construct, props: ObservabilityProps): {
     label: 'API 5xx rate (%)',
     period: fiveMinutes,
   });
-  new Alarm(scope, 'Api5xxRateAlarm', {
-    alarmDescription: `More than ${API_5XX_ALARM_PERCENT} % of API requests answered 5xx over 5 minutes (at least ${MIN_REQUESTS_FOR_RATE} requests)`,
-    metric: api5xxRate,
-    threshold: API_5XX_ALARM_PERCENT,
-    evaluationPeriods: 1,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
+  rateAlarm(scope, 'Api5xxRateAlarm', api5xxRate, API_5XX_ALARM_PERCENT, `More than ${API_5XX_ALARM_PERCENT} % of API requests answered 5xx over 5 minutes (at least ${MIN_REQUESTS_FOR_RATE} requests)`);
 
   const bounceRate = rateOfSends(metricNames.emailsBounced, 'bounced', 'Bounce rate, last 24 h (%)', oneDay);
-  new Alarm(scope, 'BounceRateAlarm', {
-    alarmDescription: `Bounces were more than ${BOUNCE_RATE_ALARM_PERCENT} % of sends over the last 24 h (at least ${MIN_SENDS_FOR_RATE} sends); SES reviews accounts from 5 %`,
-    metric: bounceRate,
-    threshold: BOUNCE_RATE_ALARM_PERCENT,
-    evaluationPeriods: 1,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
+  rateAlarm(scope, 'BounceRateAlarm', bounceRate, BOUNCE_RATE_ALARM_PERCENT, `Bounces were more than ${BOUNCE_RATE_ALARM_PERCENT} % of sends over the last 24 h (at least ${MIN_SENDS_FOR_RATE} sends); SES reviews accounts from 5 %`);
   const complaintRate = rateOfSends(metricNames.emailsComplained, 'complained', 'Complaint rate, last 24 h (%)', oneDay);
-  new Alarm(scope, 'ComplaintRateAlarm', {
-    alarmDescription: `Complaints were more than ${COMPLAINT_RATE_ALARM_PERCENT} % of sends over the last 24 h (at least ${MIN_SENDS_FOR_RATE} sends); SES reviews accounts from 0.1 %`,
-    metric: complaintRate,
-    threshold: COMPLAINT_RATE_ALARM_PERCENT,
-    evaluationPeriods: 1,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-  });
+  rateAlarm(scope, 'ComplaintRateAlarm', complaintRate, COMPLAINT_RATE_ALARM_PERCENT, `Complaints were more than ${COMPLAINT_RATE_ALARM_PERCENT} % of sends over the last 24 h (at least ${MIN_SENDS_FOR_RATE} sends); SES reviews accounts from 0.1 %`);
 
   const dashboard = new Dashboard(scope, 'Dashboard', { dashboardName: `${stack.stackName}-overview`, defaultInterval: Duration.hours(24) });
   const outcomes = [metricNames.emailsQueued, metricNames.emailsSent, metricNames.emailsDelivered, metricNames.emailsBounced, metricNames.emailsComplained, metricNames.emailsRejected, metricNames.emailsFailed];
