@@ -10,6 +10,9 @@ const common = {
 };
 
 export default {
+  // Black-box tests start admin CLI processes and wait on queues: seconds each on 2 busy cores.
+  // testTimeout is a global option (jest ignores it inside a project), so it is set here for all.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/unit/env.ts'] },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
