@@ -10,9 +10,6 @@ const common = {
 };
 
 export default {
-  // Black-box tests start admin CLI processes and wait on queues: seconds each on 2 busy cores.
-  // testTimeout is a global option (jest ignores it inside a project), so it is set here for all.
-  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/unit/env.ts'] },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
@@ -20,8 +17,9 @@ export default {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
-      // Black-box tests start admin CLI processes and wait for queues: seconds each on 2 busy cores.
-      testTimeout: 60_000,
+      // Black-box tests start admin CLI processes and wait on queues: seconds each on 2 busy cores.
+      // jest accepts no testTimeout inside a project, so a setup file sets it.
+      setupFilesAfterEnv: ['<rootDir>/test/integration/timeout.ts'],
       globalSetup: '<rootDir>/test/integration/global-setup.ts',
       globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
     },
