@@ -9,8 +9,16 @@ describe('csvColumns', () => {
     expect(columns).toEqual({ email: 1, subscribed: 2, data: [null, null, null, 'plan', 'First_Name', null, null, null] });
   });
 
+  it('reads the columns of a Mailchimp-style export: "Email Address", and camelCase keys for headers that are not valid keys', () => {
+    // Act
+    const columns = csvColumns(['Email Address', 'First Name', 'Last name (optional)', 'data.Home Town', 'plan', '---']);
+
+    // Assess
+    expect(columns).toEqual({ email: 0, data: [null, 'firstName', 'lastNameOptional', 'homeTown', 'plan', '---'] });
+  });
+
   it('fails the file when there is no email column', () => {
-    expect(() => csvColumns(['name', 'e-mail'])).toThrow(new FileProblem('NO_EMAIL_COLUMN', 'The header row has no "email" column'));
+    expect(() => csvColumns(['name', 'mail'])).toThrow(new FileProblem('NO_EMAIL_COLUMN', 'The header row has no "email" column'));
   });
 });
 
@@ -36,8 +44,8 @@ describe('csvRow', () => {
     expect(csvRow(['', 'yes', '', ''], columns)).toMatchObject({ ok: false, error: { code: 'INVALID_EMAIL' } });
     expect(csvRow(['a@x.com', 'maybe', '', ''], columns)).toEqual({ ok: false, error: { email: 'a@x.com', code: 'INVALID_SUBSCRIBED', message: 'subscribed must be true, false, 1, 0, yes or no' } });
     expect(csvRow(['a@x.com', '', '', '', 'extra'], columns)).toEqual({ ok: false, error: { email: 'a@x.com', code: 'TOO_MANY_FIELDS', message: 'The row has 5 fields; the header has 4' } });
-    expect(csvRow(['a@x.com', ''], csvColumns(['email', 'first name']))).toEqual({ ok: true, row: { email: 'a@x.com' } });
-    expect(csvRow(['a@x.com', 'Ada'], csvColumns(['email', 'first name']))).toMatchObject({ ok: false, error: { email: 'a@x.com', code: 'INVALID_KEY', message: expect.stringContaining('data.first name') } });
+    expect(csvRow(['a@x.com', ''], csvColumns(['email', '???']))).toEqual({ ok: true, row: { email: 'a@x.com' } });
+    expect(csvRow(['a@x.com', 'Ada'], csvColumns(['email', '???']))).toMatchObject({ ok: false, error: { email: 'a@x.com', code: 'INVALID_KEY', message: expect.stringContaining('data.???') } });
     expect(csvRow(['a@x.com', '', 'x'.repeat(3000), ''], columns)).toMatchObject({ ok: false, error: { code: 'VALUE_TOO_LARGE', message: expect.stringContaining('data.plan') } });
   });
 });
