@@ -226,5 +226,37 @@ describe('campaigns', () => {
       expect((await api('GET', `/contacts/${contact.id}`, { key })).body.data.subscribed).toBe(true);
     });
   });
-});
 
+  it('stops a campaign cancelled mid-send: the rest never reach SES, and sent + cancelled = totalRecipients', async () => {
+    // Prepare: an audience large enough to be cancelled mid-send at the test stack's 14 emails/s
+    const batch = `cancel-${suffix}`;
+    const audienceSize = 150;
+    for (let start = 0; start < audienceSize; start += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, audienceSize - start) }, (_, index) =>
+          api('POST', '/contacts', { key, body: { email: `bulk${start + index}-${suffix}@example.com`, subscribed: true, data: { name: `Bulk ${start + index}`, batch } } }),
+        ),
+      );
+    }
+    const segment = await api('POST', '/segments', { key, body: { name: batch, filters: { operator: 'AND', conditions: [{ field: 'data.batch', operator: 'equals', value: batch }] } } });
+    const campaign = await createCampaign(`Halted-${suffix}`, { segmentId: segment.body.data.id });
+    // Act
+    await api('POST', `/campaigns/${campaign.id}/send`, { key });
+    await waitForMails(`Halted-${suffix}`, 1);
+    const cancel = await api('POST', `/campaigns/${campaign.id}/cancel`, { key });
+    const stats = await until(async () => {
+      const { body } = await api('GET', `/campaigns/${campaign.id}/stats`, { key });
+      return body.data.sentCount + body.data.cancelledCount === audienceSize ? body.data : undefined;
+    }, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Assess
+    expect(cancel.status).toBe(200);
+    expect(cancel.body.data.status).toBe('CANCELLED');
+    expect((await api('GET', `/campaigns/${campaign.id}`, { key })).body.data).toMatchObject({ status: 'CANCELLED', totalRecipients: audienceSize });
+    expect(stats.cancelledCount).toBeGreaterThan(0);
+    expect(stats.sentCount).toBeGreaterThan(0);
+    const mails = await mailsWithSubject(`Halted-${suffix}`);
+    expect(mails).toHaveLength(stats.sentCount);
+    expect(new Set(mails.map((mail) => mail.destination.to[0])).size).toBe(mails.length);
+  });
+});
