@@ -1,17 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { MailwrightStack } from '../../infra/stack';
-
-type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
-
-const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
-
-function idAt(template: Template, type: string, path: string): string {
-  const found = Object.keys(template.findResources(type, { Metadata: { 'aws:cdk:path': `Mailwright/${path}` } }));
-  if (found.length !== 1) throw new Error(`Expected one ${type} at ${path}, found ${found.length}`);
-  return found[0]!;
-}
+import { type Resource, assertionApp, idAt } from './template';
 
 /** Every statement of the policies attached to a role. */
 function statementsOf(resources: Record<string, Resource>, roleId: string): { Action: string | string[]; Resource: unknown; Condition?: unknown }[] {
@@ -28,7 +17,7 @@ describe('campaigns infrastructure', () => {
   let json: string;
 
   beforeAll(() => {
-    const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true } });
+    const app = assertionApp();
     template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
     resources = template.toJSON().Resources;
     json = JSON.stringify(resources);

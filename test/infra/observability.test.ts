@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MailwrightStack } from '../../infra/stack';
-
-type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
+import { type Resource, assertionApp } from './template';
 
 /** The feature flags `cdk synth` runs with. */
-const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
-
 function synth(context: Record<string, unknown> = {}): Template {
-  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true, ...context } });
+  const app = assertionApp(context);
   return Template.fromStack(new MailwrightStack(app, 'Mailwright'));
 }
 

@@ -1,18 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../shared/http/routes';
 import { MailwrightStack } from '../../infra/stack';
-
-type Resource = { Type: string; Properties: Record<string, any>; Metadata?: Record<string, any> };
-
-const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
-
-function idAt(template: Template, type: string, path: string): string {
-  const found = Object.keys(template.findResources(type, { Metadata: { 'aws:cdk:path': `Mailwright/${path}` } }));
-  if (found.length !== 1) throw new Error(`Expected one ${type} at ${path}, found ${found.length}`);
-  return found[0]!;
-}
+import { type Resource, assertionApp, idAt } from './template';
 
 describe('webhooks infrastructure', () => {
   let template: Template;
@@ -26,7 +15,7 @@ describe('webhooks infrastructure', () => {
   const actionsOf = (fnId: string) => statementsOf(fnId).flatMap((statement: any) => [statement.Action].flat());
 
   beforeAll(() => {
-    const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true } });
+    const app = assertionApp();
     template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
     resources = template.toJSON().Resources;
   });
