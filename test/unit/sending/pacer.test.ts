@@ -163,18 +163,28 @@ describe('acquireSendSlot', () => {
   });
 
   it('admitSend spaces requests of this instance by the slot interval, letting at most two catch up at once', async () => {
-    // Prepare: rate 10 (slot interval 1000 / 9.7 ms); five requests out of one event-loop stall
+    // Prepare: rate 10 (slot interval 1000 / 9.7 ms); five requests out of one event-loop stall,
+    // on a fake clock that moves to a sleeper's wake-up time when its timer fires
+    let clock = 2_000_000;
     const released: number[] = [];
-    const start = Date.now();
+    jest.spyOn(global, 'setTimeout').mockImplementation(((callback: () => void, ms: number) => {
+      const due = clock + ms;
+      queueMicrotask(() => {
+        clock = Math.max(clock, due);
+        callback();
+      });
+      return 0 as never;
+    }) as never);
 
     // Act
-    await Promise.all([0, 1, 2, 3, 4].map(() => admitSend(10).then(() => released.push(Date.now() - start))));
+    await Promise.all([0, 1, 2, 3, 4].map(() => admitSend(10, () => clock).then(() => released.push(clock - 2_000_000))));
 
     // Assess: three leave together (the first plus two of tolerance), then one interval apart
+    jest.restoreAllMocks();
     const interval = slotIntervalMs(10);
-    expect(released[2]! - released[0]!).toBeLessThan(interval / 2);
-    expect(released[3]! - released[2]!).toBeGreaterThanOrEqual(interval - 1);
-    expect(released[4]! - released[3]!).toBeGreaterThanOrEqual(interval - 1);
+    expect(released.slice(0, 3)).toEqual([0, 0, 0]);
+    expect(released[3]! - released[2]!).toBeCloseTo(interval, 6);
+    expect(released[4]! - released[3]!).toBeCloseTo(interval, 6);
   });
 
   it('admitSend lets no more than floor(SAFETY·rate) requests of this instance leave in any second by the clock', async () => {
