@@ -22,15 +22,26 @@ export interface LocalStack {
   dataDir: string;
 }
 
-export async function startLocalStack(extraEnv: Record<string, string> = {}): Promise<LocalStack> {
-  const ports = { PORT: await freePort(), SES_PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), S3_PORT: await freePort(), SCHEDULER_PORT: await freePort() };
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'mailwright-'));
-  const env: Record<string, string> = {
-    ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
-    MAILWRIGHT_DATA_DIR: dataDir,
-    ...extraEnv,
-  };
-  const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', '--fresh', '--in-memory'], {
+export interface StackOptions {
+  /** Keep DynamoDB's data on disk in the data folder, as `npm start` does, so that the stack can be restarted on it. */
+  onDisk?: boolean;
+  /** Start again on the ports and data of this stopped stack (stopped with `keepData`), like a second `npm start`. */
+  restartOf?: LocalStack;
+}
+
+export async function startLocalStack(extraEnv: Record<string, string> = {}, options: StackOptions = {}): Promise<LocalStack> {
+  const { restartOf } = options;
+  const ports = restartOf ? undefined : { PORT: await freePort(), SES_PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), S3_PORT: await freePort(), SCHEDULER_PORT: await freePort() };
+  const dataDir = restartOf?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'mailwright-'));
+  const env: Record<string, string> = restartOf
+    ? restartOf.env
+    : {
+        ...Object.fromEntries(Object.entries(ports!).map(([name, port]) => [name, String(port)])),
+        MAILWRIGHT_DATA_DIR: dataDir,
+        ...extraEnv,
+      };
+  const flags = restartOf ? [] : options.onDisk ? ['--fresh'] : ['--fresh', '--in-memory'];
+  const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', ...flags], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -39,14 +50,14 @@ export async function startLocalStack(extraEnv: Record<string, string> = {}): Pr
   child.stdout!.on('data', (chunk) => output.push(String(chunk)));
   child.stderr!.on('data', (chunk) => output.push(String(chunk)));
 
-  const baseUrl = `http://127.0.0.1:${ports.PORT}`;
+  const baseUrl = `http://127.0.0.1:${env.PORT}`;
   await waitForHealth(baseUrl, child, output);
   const project = JSON.parse(readFileSync(path.join(dataDir, 'local-project.json'), 'utf8'));
   return {
     baseUrl,
-    sesUrl: `http://127.0.0.1:${ports.SES_PORT}`,
-    dynamoDbEndpoint: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
-    sqsEndpoint: `http://127.0.0.1:${ports.SQS_PORT}`,
+    sesUrl: `http://127.0.0.1:${env.SES_PORT}`,
+    dynamoDbEndpoint: `http://127.0.0.1:${env.DYNAMODB_PORT}`,
+    sqsEndpoint: `http://127.0.0.1:${env.SQS_PORT}`,
     projectId: project.projectId,
     secretKey: project.secretKey,
     publicKey: project.publicKey,
@@ -73,12 +84,12 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: strin
 }
 
 /** Stops the stack's whole process group (tsx, node and DynamoDB Local's Java). */
-export async function stopLocalStack(stack: Pick<LocalStack, 'pid' | 'dataDir'>): Promise<void> {
+export async function stopLocalStack(stack: Pick<LocalStack, 'pid' | 'dataDir'>, { keepData = false } = {}): Promise<void> {
   stopProcessGroup(stack.pid, 'SIGTERM');
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && isAlive(stack.pid)) await new Promise((resolve) => setTimeout(resolve, 100));
   stopProcessGroup(stack.pid, 'SIGKILL');
-  rmSync(stack.dataDir, { recursive: true, force: true });
+  if (!keepData) rmSync(stack.dataDir, { recursive: true, force: true });
 }
 
 function stopProcessGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL') {
