@@ -11,7 +11,8 @@ import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './s
  *   that fraction of calls with the error shapes SES really returns (TooManyRequestsException 429,
  *   InternalServiceErrorException 500), so retries are exercised without a branch in the sender;
  * - GET /_local/arrivals: the millisecond arrival time of every accepted SendEmail, taken when the
- *   request came in (for pacing measurements; /store has only whole seconds);
+ *   request came in, with its SES message id and Mailwright email id (for pacing and latency
+ *   measurements; /store has only whole seconds);
  * - event publishing: every accepted email publishes SES's Send and Delivery events (the shape
  *   SES puts on EventBridge) to `publish`, which feeds the ses-events handler — like SES, after
  *   the SendEmail response (Send about 1 s later, Delivery about 1 s after that) — and
@@ -49,7 +50,7 @@ const DELIVERY_EVENT_DELAY_MS = 1_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export function startSesFront(options: SesFrontOptions): Promise<Server> {
-  const arrivals: { at: number; messageId: string }[] = [];
+  const arrivals: { at: number; messageId: string; emailId?: string }[] = [];
   const sent = new Map<string, SentMail>();
   const identities = new Map<string, LocalIdentity>(existsSync(options.identitiesFile) ? Object.entries(JSON.parse(readFileSync(options.identitiesFile, 'utf8'))) : []);
   const saveIdentities = () => writeFileSync(options.identitiesFile, JSON.stringify(Object.fromEntries(identities), null, 2));
@@ -110,10 +111,10 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
     const upstream = await forward(req, body, options.emulatorPort);
     if (isSend && upstream.status === 200) {
       const { MessageId } = JSON.parse(upstream.body.toString('utf8')) as { MessageId: string };
-      arrivals.push({ at: receivedAt, messageId: MessageId });
       const mail = sentMail(MessageId, JSON.parse(body.toString('utf8')));
-      sent.set(MessageId, mail);
       const emailId = mail.tags.mw_email?.[0];
+      arrivals.push({ at: receivedAt, messageId: MessageId, emailId });
+      sent.set(MessageId, mail);
       if (emailId) sent.set(emailId, mail);
       res.writeHead(upstream.status, upstream.headers).end(upstream.body);
       publishLater(mail);
