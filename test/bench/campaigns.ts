@@ -86,6 +86,37 @@ async function rawFanout(stack: LocalStack, queueUrl: string, count: number): Pr
   return count / ((performance.now() - started) / 1000);
 }
 
+/**
+ * The same page-by-page work done raw: for every 250, BatchWriteItem of 250 email-sized items
+ * (10 chunks of 25 at once), then their messages (25 SendMessageBatch at once) — the fan-out less
+ * its own logic (the audience read, rendering, checkpoints). Shows what DynamoDB Local's writes
+ * cost beside the SQS-only baseline.
+ */
+async function rawRecordsAndMessages(stack: LocalStack, queueUrl: string, count: number): Promise<number> {
+  const sqs = sqsOf(stack);
+  const client = benchDocumentClient(stack);
+  const { emailKeys } = await import('../../shared/emails/keys');
+  const projectId = `bench-campaign-raw-${runId}`;
+  const now = new Date().toISOString();
+  const started = performance.now();
+  for (let page = 0; page < count; page += 250) {
+    const items = Array.from({ length: Math.min(250, count - page) }, (_, index) => {
+      const id = ulid();
+      return {
+        ...emailKeys.email(projectId, id), id, projectId, status: 'QUEUED', to: `reader${page + index}@fanout.example.com`, from: { email: 'news@example.com' }, subject: `Hello Reader ${page + index}`,
+        html: `<p>Hi Reader ${page + index} (reader${page + index}@fanout.example.com) <a href="${stack.baseUrl}/unsubscribe/${'x'.repeat(120)}">unsubscribe</a></p>`, source: { type: 'campaign', id: 'raw' }, createdAt: now, updatedAt: now,
+      };
+    });
+    await batchWriteAll(client, items, 10);
+    await Promise.all(
+      Array.from({ length: Math.ceil(items.length / 10) }, (_, batch) =>
+        sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: items.slice(batch * 10, batch * 10 + 10).map((item, index) => ({ Id: String(index), MessageBody: JSON.stringify({ projectId, emailId: item.id }) })) })),
+      ),
+    );
+  }
+  return count / ((performance.now() - started) / 1000);
+}
+
 interface DispatchRun {
   recipients: number;
   done: boolean;
@@ -93,6 +124,8 @@ interface DispatchRun {
   peakRssMb: number;
   baselineRssMb: number;
   invocations: number;
+  retainedHeapMb: number;
+  startHeapMb: number;
 }
 
 /** A SENDING campaign to every subscribed contact of `projectId`, as POST /send leaves it, fanned out by the worker process. */
@@ -109,18 +142,18 @@ async function runDispatch(size: number): Promise<DispatchRun & { perSecond: num
   const from = { email: 'news@example.com' };
   const campaign = {
     id: campaignId, name: 'bench', description: null, subject, body: html, templateId: null, from, replyTo: null, segmentId: null, status: 'SENDING' as const,
-    scheduledFor: null, cancelledAt: null, createdAt: sentAt, updatedAt: sentAt, version: 1, ...startFields(sentAt, { subject, html, from, replyTo: null }),
+    scheduledFor: null, cancelledAt: null, pausedAt: null, pauseReason: null, createdAt: sentAt, updatedAt: sentAt, version: 1, ...startFields(sentAt, { subject, html, from, replyTo: null }),
   };
   await documentClient.send(new PutCommand({ TableName: tableName, Item: toItem(projectId, campaign) }));
   const { stdout } = await promisify(execFile)(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'test/bench/campaign-dispatch-worker.ts', projectId, campaignId], {
-    env: process.env,
+    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim() },
     maxBuffer: 16 * 1024 * 1024,
     timeout: 1_800_000,
   });
   const run = JSON.parse(stdout.trim().split('\n').pop()!) as DispatchRun;
   if (!run.done || run.recipients !== size) throw new Error(`The ${size}-recipient fan-out ended done=${run.done} with ${run.recipients} recipients queued`);
   const perSecond = run.recipients / run.seconds;
-  console.log(`  ${size.toLocaleString('en')} recipients: ${format.rate(perSecond)} (${run.seconds.toFixed(1)} s, ${run.invocations} invocation(s)), peak RSS ${run.peakRssMb.toFixed(1)} MB (${run.baselineRssMb.toFixed(1)} MB at start)`);
+  console.log(`  ${size.toLocaleString('en')} recipients: ${format.rate(perSecond)} (${run.seconds.toFixed(1)} s, ${run.invocations} invocation(s)), peak RSS ${run.peakRssMb.toFixed(1)} MB (${run.baselineRssMb.toFixed(1)} MB at start), heap after GC at the end ${run.retainedHeapMb.toFixed(1)} MB (${run.startHeapMb.toFixed(1)} MB at start)`);
   return { ...run, perSecond };
 }
 
@@ -148,7 +181,7 @@ async function sampleSendLatency(stack: LocalStack, label: string): Promise<Late
     const tick = from + index * LATENCY_INTERVAL_MS;
     await sleep(Math.max(0, tick - Date.now()));
     const at = Date.now();
-    const data = await api(stack, 'POST', '/v1/send', { from: FROM, to: `urgent-${label}-${index}-${runId}@latency.example.com`, subject: 'Reset your password', body: '<p>Your code is 123456.</p>' });
+    const data = await api(stack, 'POST', '/v1/send', { from: FROM, to: `urgent-${label.replace(/\W+/g, '-')}-${index}-${runId}@latency.example.com`, subject: 'Reset your password', body: '<p>Your code is 123456.</p>' });
     sent.push({ emailId: data.emails[0].email, at });
   }
   const to = Date.now();
@@ -205,6 +238,8 @@ export const campaignsSection: Section = {
     process.env.PUBLIC_API_URL = stack.baseUrl;
     const raw = await rawFanout(stack, await createQueue(stack, `bench-raw-${runId}`), FANOUT_SIZES.large);
     console.log(`  raw SendMessageBatch: ${format.rate(raw)}`);
+    const rawWithRecords = await rawRecordsAndMessages(stack, await createQueue(stack, `bench-raw-records-${runId}`), FANOUT_SIZES.large);
+    console.log(`  raw BatchWriteItem of the records + SendMessageBatch: ${format.rate(rawWithRecords)}`);
     const small = await runDispatch(FANOUT_SIZES.small);
     const large = await runDispatch(FANOUT_SIZES.large);
     const ratio = large.perSecond / raw;
@@ -227,7 +262,9 @@ export const campaignsSection: Section = {
       ['campaign fan-out, 50k recipients (records + messages + checkpoints)', format.rate(large.perSecond)],
       ['raw SQS SendMessageBatch, same chunking', format.rate(raw)],
       ['ratio', format.ratio(ratio)],
+      ['raw BatchWriteItem of as many email records + SendMessageBatch (informational)', `${format.rate(rawWithRecords)} (fan-out ${format.ratio(large.perSecond / rawWithRecords)} of it)`],
       ['dispatch peak RSS, 10k / 50k', `${small.peakRssMb.toFixed(1)} / ${large.peakRssMb.toFixed(1)} MB (${(memoryGrowth * 100).toFixed(1)} %)`],
+      ['dispatch heap after GC at the end, 10k / 50k', `${small.retainedHeapMb.toFixed(1)} / ${large.retainedHeapMb.toFixed(1)} MB`],
       ['/v1/send → SES p50 / p99, alone', `${format.ms(percentile(alone.latencies, 50))} / ${format.ms(p99(alone))}`],
       ['/v1/send → SES p50 / p99, beside the campaign', `${format.ms(percentile(beside.latencies, 50))} / ${format.ms(p99(beside))}`],
       ['all SES arrivals/s while sampling beside the campaign', format.rate(sesRate)],
