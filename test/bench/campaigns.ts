@@ -73,7 +73,7 @@ export const campaignsSection: Section = {
     const campaign = {
       id: campaignId, name: 'bench', description: null, subject: 'Hello {{contact.data.name}}', body: '<p>Hi {{contact.data.name}} ({{contact.email}}) <a href="{{unsubscribeUrl}}">unsubscribe</a></p>',
       templateId: null, from: { email: 'news@example.com' }, replyTo: null, segmentId: null, status: 'SENDING' as const, scheduledFor: null,
-      cancelledAt: null, createdAt: sentAt, updatedAt: sentAt, version: 1,
+      cancelledAt: null, pausedAt: null, pauseReason: null, createdAt: sentAt, updatedAt: sentAt, version: 1,
       ...startFields(sentAt, { subject: 'Hello {{contact.data.name}}', html: '<p>Hi {{contact.data.name}} ({{contact.email}}) <a href="{{unsubscribeUrl}}">unsubscribe</a></p>', from: { email: 'news@example.com' }, replyTo: null }),
     };
     await documentClient.send(new PutCommand({ TableName: TABLE_NAME, Item: toItem(projectId, campaign) }));
