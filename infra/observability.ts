@@ -126,6 +126,16 @@ export function addObservability(scope: Construct, props: ObservabilityProps): {
   const complaintRate = rateOfSends(metricNames.emailsComplained, 'complained', 'Complaint rate, last 24 h (%)', oneDay);
   rateAlarm(scope, 'ComplaintRateAlarm', complaintRate, COMPLAINT_RATE_ALARM_PERCENT, `Complaints were more than ${COMPLAINT_RATE_ALARM_PERCENT} % of sends over the last 24 h (at least ${MIN_SENDS_FOR_RATE} sends); SES reviews accounts from 0.1 %`);
 
+  // The deliverability guard paused a campaign: someone has to look at its list before resuming it.
+  new Alarm(scope, 'CampaignPausedAlarm', {
+    alarmDescription: 'The deliverability guard paused a campaign (bounce or complaint rate above its threshold); GET /campaigns?status=PAUSED shows it and its pauseReason, POST /campaigns/{id}/send resumes it',
+    metric: emfMetric(metricNames.campaignsPaused, {}, 'Sum', fiveMinutes),
+    threshold: 1,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+  });
+
   const dashboard = new Dashboard(scope, 'Dashboard', { dashboardName: `${stack.stackName}-overview`, defaultInterval: Duration.hours(24) });
   const outcomes = [metricNames.emailsQueued, metricNames.emailsSent, metricNames.emailsDelivered, metricNames.emailsBounced, metricNames.emailsComplained, metricNames.emailsRejected, metricNames.emailsFailed];
   dashboard.addWidgets(

@@ -22,6 +22,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
+import { guardThresholdEnvironment, guardThresholdsFrom } from '../shared/campaigns/guard';
 import { tableSchema } from '../shared/db/schema';
 import { deadLetterQueue } from './constructs/dead-letter-queue';
 import { MailwrightFunction } from './constructs/mailwright-function';
@@ -268,11 +269,16 @@ export class MailwrightStack extends Stack {
     // EventBridge invokes asynchronously: events it cannot deliver and events whose processing still
     // fails after Lambda's two asynchronous retries both land in this DLQ.
     const sesEventsDlq = deadLetterQueue(this, 'SesEventsDlq', 'SES events the ses-events function could not apply after its retries');
+    // It counts bounces and complaints, so it runs the campaigns' deliverability guard: its
+    // thresholds are the context values pauseBounceRate, pauseBounceMinSends, pauseComplaintRate,
+    // pauseComplaintMinSends (README "Campaigns"), checked here and again at its cold start.
+    const guardThresholds = guardThresholdsFrom((setting) => this.node.tryGetContext(setting.context), 'context');
     const sesEventsFunction = new MailwrightFunction(this, 'SesEventsFunction', {
       group: 'ses-events',
       timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
       logRemovalPolicy: removalPolicy,
       deadLetterQueue: sesEventsDlq,
+      environment: guardThresholdEnvironment(guardThresholds),
     });
     sesEventsFunction.bindTable(table);
     new Rule(this, 'SesEventsRule', {

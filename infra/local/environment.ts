@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { guardThresholdEnvironment, guardThresholdsFrom } from '../../shared/campaigns/guard';
 
 /**
  * The local stack's settings, from the environment with the documented defaults, and the
@@ -37,6 +38,15 @@ function fraction(name: string): number {
   return value;
 }
 
+function guardThresholds() {
+  try {
+    return guardThresholdsFrom((setting) => process.env[setting.env], 'env');
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
+
 export function localSettings() {
   return {
     ports: {
@@ -55,6 +65,8 @@ export function localSettings() {
     /** The deployed stack refreshes time-dependent tracked segments daily; locally as often as this. */
     segmentRefreshSeconds: nonNegative('LOCAL_SEGMENT_REFRESH_SECONDS', 86_400),
     senderDomain: (process.env.LOCAL_SENDER_DOMAIN || 'example.com').toLowerCase(),
+    /** The campaigns' deliverability guard: the deployed defaults unless PAUSE_* variables say otherwise. */
+    guardThresholds: guardThresholds(),
   };
 }
 
@@ -84,6 +96,7 @@ export function localAwsEnvironment(settings: LocalSettings): Record<string, str
     TABLE_NAME: settings.tableName,
     PAYLOAD_BUCKET: settings.bucketName,
     SES_CONFIGURATION_SET: 'mailwright',
+    ...guardThresholdEnvironment(settings.guardThresholds),
     // Outbound webhooks (README "Webhooks"): hosts let through the SSRF check (e.g. a local
     // receiver on 127.0.0.1, http included) and the retry waits, as the user set them.
     WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '',

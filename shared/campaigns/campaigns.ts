@@ -14,6 +14,7 @@ import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { assertTemplateParses } from '../templates/render';
 import { audienceReader, assertSegmentExists, contactIdBound, hasRecipients } from './audience';
 import { resolveContent } from './content';
+import { readGuardCounters } from './progress';
 import { campaignKeys, campaignScheduleName } from './keys';
 import type { FanoutMessage } from './queues';
 import { campaignLimits, type CampaignChanges, type CreateCampaignInput, type ListCampaignsQuery } from './schemas';
@@ -52,6 +53,8 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
     totalRecipients: 0,
     cancelledAt: null,
     failureReason: null,
+    pausedAt: null,
+    pauseReason: null,
     createdAt: now,
     updatedAt: now,
     version: 1,
@@ -136,11 +139,13 @@ export async function deleteCampaign(projectId: string, campaignId: string): Pro
  * its audience read from this moment) and the fan-out queued; a SCHEDULED campaign's schedule is
  * deleted. With scheduledFor: SCHEDULED, with one one-time schedule (replaced on a reschedule)
  * that delivers a start message to the fan-out queue. 422 EMPTY_AUDIENCE when nobody would get it.
+ * A PAUSED campaign is resumed instead.
  */
 export async function sendCampaign(projectId: string, campaignId: string, scheduledFor: string | null | undefined): Promise<Campaign> {
   const current = await readCampaign(projectId, campaignId);
   const at = scheduledFor ? scheduleTime(scheduledFor) : undefined;
   nextStatus(at ? 'schedule' : 'send', current.status);
+  if (current.status === 'PAUSED') return resumeCampaign(projectId, current);
   const now = new Date();
   const content = await resolveContent(projectId, current);
   if (!(await hasRecipients(await audienceReader(projectId, current.segmentId, contactIdBound(now.getTime()))))) {
@@ -187,9 +192,39 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
 }
 
 /**
+ * POST /campaigns/{id}/send of a PAUSED campaign: PAUSED → SENDING first, so the sender parks no
+ * more of its mail, then an unpark message on the fan-out queue, whose consumer queues the parked
+ * mail again and continues the fan-out (not in this request: the parked set may be large). The
+ * guard's rates start again from the counters at this moment (its baseline), so bounces of mail
+ * sent before the pause do not pause it again at once. If the message cannot be queued, the
+ * campaign goes back to PAUSED and the error stands, for the client to retry.
+ */
+async function resumeCampaign(projectId: string, current: StoredCampaign): Promise<Campaign> {
+  const updatedAt = new Date().toISOString();
+  const guardBaseline = await readGuardCounters(projectId, current.id);
+  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { pausedAt: null, pauseReason: null, guardBaseline } }, updatedAt), current);
+  const resumed: StoredCampaign = { ...current, status: 'SENDING', pausedAt: null, pauseReason: null, guardBaseline, updatedAt, version: current.version + 1 };
+  try {
+    await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'unpark', projectId, campaignId: current.id } satisfies FanoutMessage)]);
+  } catch (error) {
+    await transactWrite(
+      transitionItems(projectId, {
+        campaign: resumed,
+        action: 'pause',
+        set: { pausedAt: current.pausedAt, pauseReason: current.pauseReason, guardBaseline: current.guardBaseline ?? null },
+      }),
+    );
+    throw error;
+  }
+  logger.info('Campaign resumed', { projectId, campaignId: current.id });
+  return present(resumed);
+}
+
+/**
  * POST /campaigns/{id}/cancel: SCHEDULED → DRAFT (the schedule deleted after the status changed,
  * so a fire in between finds DRAFT); SENDING → CANCELLED with `campaign.cancelled`: emails not yet
- * handed to SES end CANCELLED (the sender checks right before sending), the rest stands.
+ * handed to SES end CANCELLED (the sender checks right before sending), the rest stands;
+ * PAUSED → CANCELLED likewise, its parked mail queued once more to end CANCELLED.
  */
 export async function cancelCampaign(projectId: string, campaignId: string): Promise<Campaign> {
   const current = await readCampaign(projectId, campaignId);
@@ -206,7 +241,9 @@ export async function cancelCampaign(projectId: string, campaignId: string): Pro
     [...transitionItems(projectId, { campaign: current, action: 'cancel', set: { cancelledAt: updatedAt } }, updatedAt), notificationWriteItem(projectId, 'campaign.cancelled', { ...present(cancelled) }, campaignId)],
     current,
   );
-  logger.info('Campaign cancelled while sending', { projectId, campaignId });
+  // A PAUSED campaign's parked mail goes through the sender once more, which ends it CANCELLED.
+  if (current.status === 'PAUSED') await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'unpark', projectId, campaignId } satisfies FanoutMessage)]);
+  logger.info('Campaign cancelled while sending', { projectId, campaignId, from: current.status });
   return present(cancelled);
 }
 

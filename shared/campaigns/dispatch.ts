@@ -1,4 +1,4 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
@@ -36,11 +36,13 @@ const idSchema = v.pipe(v.string(), v.regex(/^[0-9A-Za-z_-]{1,64}$/));
 export const fanoutMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('start'), projectId: idSchema, campaignId: idSchema, scheduleId: idSchema }),
   v.object({ kind: v.literal('dispatch'), projectId: idSchema, campaignId: idSchema }),
+  v.object({ kind: v.literal('unpark'), projectId: idSchema, campaignId: idSchema }),
 ]);
 export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fanoutMessageSchema, body);
 
 /** The fan-out queue's consumer. */
 export async function processFanoutMessage(message: FanoutMessage, _record?: SQSRecord, context?: Context): Promise<void> {
+  if (message.kind === 'unpark') return unpark(message.projectId, message.campaignId, context);
   if (message.kind === 'start' && !(await startScheduled(message))) return;
   await dispatch(message.projectId, message.campaignId, context);
 }
@@ -95,7 +97,8 @@ async function transitionOnce(items: Parameters<typeof transactWrite>[0]): Promi
  * (cursor, totalRecipients) saved. Out of time, it queues its own continuation. A dispatcher
  * that takes over from one that died redoes that one's unfinished page with conditional writes,
  * so an email already sent is never written again; its ids derive from campaign and contact,
- * so queueing it twice sends it once. A cancel stops it at the next page.
+ * so queueing it twice sends it once. A cancel stops it at the next page; a pause too, keeping
+ * its cursor for the resume (unpark) to continue from.
  */
 async function dispatch(projectId: string, campaignId: string, context?: Context): Promise<void> {
   const owner = randomUUID();
@@ -123,6 +126,7 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     campaign = await checkpoint(projectId, campaignId, owner, page.next, records.length, Date.now() + remaining() + LEASE_MARGIN_MS);
     redo = false;
     cursor = page.next;
+    if (campaign.status === 'PAUSED' && cursor) return release(projectId, campaignId, owner);
     if (campaign.status !== 'SENDING' || !cursor) return finish(projectId, campaignId, owner);
     if (remaining() < RESERVE_MS) {
       await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
@@ -211,6 +215,75 @@ async function release(projectId: string, campaignId: string, owner: string): Pr
       ExpressionAttributeValues: { ':owner': owner },
     }),
   );
+}
+
+/** Parked emails read, queued and unmarked per step. */
+const UNPARK_PAGE_SIZE = 250;
+
+/**
+ * A PAUSED campaign was resumed (or cancelled): its parked mail goes back on the campaign send
+ * queue, where the sender sends it (or, cancelled, ends it CANCELLED). Page by page from a
+ * strongly consistent Query of the parked partition, each page's markers deleted only after its
+ * messages are queued (and only if not parked again since): a retry queues at most a page again, and the sender's claim sends a
+ * twice-queued email once. Paused again meanwhile: the mail stays parked for the next resume.
+ * Out of time, it queues its own continuation. Then, SENDING, the fan-out continues from its
+ * cursor if it had not finished, and the campaign completes if every email is settled (it may
+ * have been while it was PAUSED).
+ */
+async function unpark(projectId: string, campaignId: string, context?: Context): Promise<void> {
+  const remaining = () => context?.getRemainingTimeInMillis() ?? 30_000;
+  const status = async () => (await readCampaign(projectId, campaignId).catch(() => undefined))?.status;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    if ((await status()) === 'PAUSED') return;
+    if (remaining() < RESERVE_MS) {
+      await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'unpark', projectId, campaignId } satisfies FanoutMessage)]);
+      return;
+    }
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': campaignKeys.parkedPartition(projectId, campaignId) },
+        ConsistentRead: true,
+        Limit: UNPARK_PAGE_SIZE,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const parked = page.Items ?? [];
+    await sendMessageBatches(config.campaignSendQueueUrl, parked.map((item) => JSON.stringify({ projectId, emailId: item.emailId })));
+    await deleteParked(projectId, campaignId, parked);
+    if (parked.length) logger.info('Parked campaign mail queued again', { projectId, campaignId, emails: parked.length });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  if ((await status()) !== 'SENDING') return;
+  await dispatch(projectId, campaignId, context);
+  await completeIfSettled(projectId, campaignId);
+}
+
+/**
+ * Deletes parked items, each only if it is the park that was read: an email queued again and
+ * parked again meanwhile (the campaign paused again) keeps its new marker.
+ */
+async function deleteParked(projectId: string, campaignId: string, items: Record<string, unknown>[]): Promise<void> {
+  for (const group of chunks(items, PUT_CONCURRENCY)) {
+    await Promise.all(
+      group.map((item) =>
+        documentClient
+          .send(
+            new DeleteCommand({
+              TableName: tableName,
+              Key: campaignKeys.parked(projectId, campaignId, item.emailId as string),
+              ConditionExpression: 'parkedAt = :parkedAt',
+              ExpressionAttributeValues: { ':parkedAt': item.parkedAt },
+            }),
+          )
+          .catch((error: Error) => {
+            if (error.name !== 'ConditionalCheckFailedException') throw error;
+          }),
+      ),
+    );
+  }
 }
 
 const chunks = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));

@@ -9,9 +9,12 @@ import { projectPartition } from '../projects/keys';
  * | campaign   | PROJECT#<pid> | CAMPAIGN#<ulid>                                |           |
  * | counters   | PROJECT#<pid> | COUNTER#CAMPAIGNS (total and one per status)   |           |
  * | engagement | PROJECT#<pid> | CAMPAIGN_ENGAGED#<cid>#<opened/clicked>#<contactId> | 400 days |
+ * | parked     | PROJECT#<pid>#CAMPAIGN#<cid>#PARKED | EMAIL#<emailId>                  |           |
  *
  * An engagement item exists once per contact who opened (clicked) a campaign: its conditional put
- * decides whether an open is the contact's first, for the unique counts.
+ * decides whether an open is the contact's first, for the unique counts. A parked item marks an
+ * email of a PAUSED campaign the sender held back (README "Campaigns"): a partition per campaign,
+ * so the resume reads exactly that campaign's held mail, page by page.
  */
 export const campaignKeys = {
   campaign: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN#${campaignId}` }),
@@ -22,6 +25,8 @@ export const campaignKeys = {
     PK: projectPartition(projectId),
     SK: `CAMPAIGN_ENGAGED#${campaignId}#${kind}#${contactId}`,
   }),
+  parkedPartition: (projectId: string, campaignId: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#PARKED`,
+  parked: (projectId: string, campaignId: string, emailId: string) => ({ PK: campaignKeys.parkedPartition(projectId, campaignId), SK: `EMAIL#${emailId}` }),
 };
 
 /** The one-time EventBridge Scheduler schedule of a scheduled campaign (≤ 64 characters). */

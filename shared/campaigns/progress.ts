@@ -3,12 +3,13 @@ import { documentClient } from '../aws/clients';
 import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
 import { transactWrite } from '../db/transactions';
-import type { EmailRecord, EmailStatus } from '../emails/emails';
+import { releaseClaimItem, type EmailRecord, type EmailStatus } from '../emails/emails';
 import { logger } from '../observability/logger';
 import { notificationWriteItem } from '../notifications/notifications';
 import { statsKeys } from '../stats/keys';
 import { campaignKeys } from './keys';
-import { queuedMailFates, type CampaignStatus } from './status';
+import type { GuardCounters } from './guard';
+import { queuedMailFates, type CampaignStatus, type QueuedMailFate } from './status';
 import { fromItem, present, transitionItems } from './store';
 
 /**
@@ -23,11 +24,57 @@ import { fromItem, present, transitionItems } from './store';
 const campaignStats = (projectId: string, campaignId: string) => statsKeys.source(projectId, 'campaign', campaignId);
 
 /** What the sender does with a queued email of this campaign: one consistent read of its status. */
-export async function queuedMailFate(projectId: string, campaignId: string): Promise<'send' | 'cancel'> {
+export async function queuedMailFate(projectId: string, campaignId: string): Promise<QueuedMailFate> {
   const { Item } = await documentClient.send(
     new GetCommand({ TableName: tableName, Key: campaignKeys.campaign(projectId, campaignId), ConsistentRead: true, ProjectionExpression: '#status', ExpressionAttributeNames: { '#status': 'status' } }),
   );
   return Item ? queuedMailFates[Item.status as CampaignStatus] : 'cancel';
+}
+
+/**
+ * Holds back a claimed email of a PAUSED campaign without losing it, in one transaction: the
+ * campaign is checked to be PAUSED, the email goes back to QUEUED (its claim released) and a marker
+ * is put in the campaign's parked partition, where the resume (or a cancel) finds it and queues it
+ * again; the sender then deletes its message. Parked mail is not settled. `not-paused`: the
+ * campaign was resumed or cancelled meanwhile (its new status decides); `not-claimed`: the email
+ * is no longer this claim's (someone else has it), nothing to do.
+ */
+export async function parkCampaignEmail(email: Pick<EmailRecord, 'projectId' | 'id' | 'source'>, now = new Date()): Promise<'parked' | 'not-paused' | 'not-claimed'> {
+  const campaignId = email.source.id!;
+  try {
+    await transactWrite([
+      {
+        ConditionCheck: {
+          TableName: tableName,
+          Key: campaignKeys.campaign(email.projectId, campaignId),
+          ConditionExpression: '#status = :paused',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':paused': 'PAUSED' },
+        },
+      },
+      releaseClaimItem(email.projectId, email.id),
+      { Put: { TableName: tableName, Item: { ...campaignKeys.parked(email.projectId, campaignId, email.id), emailId: email.id, parkedAt: now.toISOString() } } },
+    ]);
+    return 'parked';
+  } catch (error) {
+    const [campaign, claim] = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    if (campaign?.Code === 'ConditionalCheckFailed') return 'not-paused';
+    if (claim?.Code === 'ConditionalCheckFailed') return 'not-claimed';
+    throw error;
+  }
+}
+
+/** The counters the deliverability guard reads (one consistent GetItem of the campaign's stats item). */
+export async function readGuardCounters(projectId: string, campaignId: string): Promise<GuardCounters> {
+  const { Item } = await documentClient.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: campaignStats(projectId, campaignId),
+      ConsistentRead: true,
+      ProjectionExpression: 'sent, bounced, complained',
+    }),
+  );
+  return { sent: (Item?.sent as number | undefined) ?? 0, bounced: (Item?.bounced as number | undefined) ?? 0, complained: (Item?.complained as number | undefined) ?? 0 };
 }
 
 const settledMetric: Partial<Record<EmailStatus, string>> = { FAILED: 'failed', SUPPRESSED: 'suppressed', CANCELLED: 'cancelled' };

@@ -7,4 +7,6 @@ export type FanoutMessage =
   /** From the campaign's one-time schedule: start it if it is still SCHEDULED by this schedule (its id). */
   | { kind: 'start'; projectId: string; campaignId: string; scheduleId: string }
   /** Page the audience of a SENDING campaign onto the campaign send queue. */
-  | { kind: 'dispatch'; projectId: string; campaignId: string };
+  | { kind: 'dispatch'; projectId: string; campaignId: string }
+  /** After a resume or a cancel of a PAUSED campaign: queue its parked mail again, then continue its dispatch. */
+  | { kind: 'unpark'; projectId: string; campaignId: string };

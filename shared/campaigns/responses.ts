@@ -20,6 +20,8 @@ export const campaignResponseSchema = v.pipe(
     totalRecipients: v.pipe(countSchema, v.description('Recipients queued so far while SENDING; the audience size once read')),
     cancelledAt: v.nullable(isoDateTimeSchema),
     failureReason: v.nullable(v.string()),
+    pausedAt: v.pipe(v.nullable(isoDateTimeSchema), v.description('When the deliverability guard paused the campaign; cleared when it is resumed')),
+    pauseReason: v.pipe(v.nullable(v.string()), v.description('Why the deliverability guard paused the campaign (bounce or complaint rate); cleared when POST /campaigns/{id}/send resumes it')),
     createdAt: isoDateTimeSchema,
     updatedAt: isoDateTimeSchema,
   }),

@@ -5,30 +5,42 @@ import { conflict } from '../http/errors';
  * here plus the code of its own action, and every other rule keeps working.
  *
  *   DRAFT ──schedule──► SCHEDULED ──fire──► SENDING ──complete──► SENT
- *     │  ◄───cancel────────┘                  │
- *     └──────────send (now)──────────────────►│──cancel──► CANCELLED
+ *     │  ◄───cancel────────┘                 │ ▲  │
+ *     └──────────send (now)─────────────────►│ │  └──cancel──► CANCELLED
+ *                                       pause│ │send (resume)      ▲
+ *                                            ▼ │                   │
+ *                                           PAUSED ─────cancel─────┘
  */
-export const campaignStatuses = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
+export const campaignStatuses = ['DRAFT', 'SCHEDULED', 'SENDING', 'PAUSED', 'SENT', 'CANCELLED'] as const;
 export type CampaignStatus = (typeof campaignStatuses)[number];
 
-export type CampaignAction = 'edit' | 'delete' | 'send' | 'schedule' | 'fire' | 'cancel' | 'complete';
+export type CampaignAction = 'edit' | 'delete' | 'send' | 'schedule' | 'fire' | 'pause' | 'cancel' | 'complete';
 
 /** For each action, the statuses it may start from and the status each leads to. */
 export const transitions: Record<CampaignAction, Partial<Record<CampaignStatus, CampaignStatus>>> = {
   edit: { DRAFT: 'DRAFT', SCHEDULED: 'SCHEDULED' },
   delete: { DRAFT: 'DRAFT' },
-  send: { DRAFT: 'SENDING', SCHEDULED: 'SENDING' },
+  /** From PAUSED: the resume (shared/campaigns/guard.ts). */
+  send: { DRAFT: 'SENDING', SCHEDULED: 'SENDING', PAUSED: 'SENDING' },
   schedule: { DRAFT: 'SCHEDULED', SCHEDULED: 'SCHEDULED' },
   fire: { SCHEDULED: 'SENDING' },
-  cancel: { SCHEDULED: 'DRAFT', SENDING: 'CANCELLED' },
+  /** The deliverability guard's, never the API's. */
+  pause: { SENDING: 'PAUSED' },
+  cancel: { SCHEDULED: 'DRAFT', SENDING: 'CANCELLED', PAUSED: 'CANCELLED' },
   complete: { SENDING: 'SENT' },
 };
 
-/** What the sender does with a queued email of a campaign in each status (checked right before SES). */
-export const queuedMailFates: Record<CampaignStatus, 'send' | 'cancel'> = {
+export type QueuedMailFate = 'send' | 'park' | 'cancel';
+
+/**
+ * What the sender does with a queued email of a campaign in each status (checked right before
+ * SES): a PAUSED campaign's mail is parked until the campaign is resumed or cancelled.
+ */
+export const queuedMailFates: Record<CampaignStatus, QueuedMailFate> = {
   DRAFT: 'cancel',
   SCHEDULED: 'cancel',
   SENDING: 'send',
+  PAUSED: 'park',
   SENT: 'send',
   CANCELLED: 'cancel',
 };
@@ -39,6 +51,7 @@ const verbs: Record<CampaignAction, string> = {
   send: 'send',
   schedule: 'schedule',
   fire: 'start',
+  pause: 'pause',
   cancel: 'cancel',
   complete: 'complete',
 };

@@ -5,6 +5,7 @@ import type { TransactItem } from '../db/transactions';
 import { notFound } from '../http/errors';
 import type { Sender } from '../templates/schemas';
 import type { CampaignContent } from './content';
+import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
 import { nextStatus, type CampaignAction, type CampaignStatus } from './status';
 
@@ -29,6 +30,10 @@ export interface Campaign {
   totalRecipients: number;
   cancelledAt: string | null;
   failureReason: string | null;
+  /** When the deliverability guard paused it; cleared when it is resumed. */
+  pausedAt: string | null;
+  /** Why it was paused, e.g. "Bounce rate 6.00 % over 250 sends passed the 5 % threshold"; cleared when it is resumed. */
+  pauseReason: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -43,7 +48,10 @@ export interface StoredCampaign extends Campaign {
   content?: CampaignContent;
   /** The fan-out's progress (shared/campaigns/dispatch.ts). */
   dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean };
+  /** The delivery counters when it was last resumed: the guard measures rates over the mail sent since (shared/campaigns/guard.ts). */
+  guardBaseline?: GuardCounters;
 }
+
 
 export async function readCampaign(projectId: string, campaignId: string): Promise<StoredCampaign> {
   const { Item } = /^[0-9A-HJKMNP-TV-Z]{26}$/.test(campaignId)
@@ -83,6 +91,8 @@ export function present(campaign: StoredCampaign): Campaign {
     totalRecipients: campaign.totalRecipients ?? 0,
     cancelledAt: campaign.cancelledAt ?? null,
     failureReason: campaign.failureReason ?? null,
+    pausedAt: campaign.pausedAt ?? null,
+    pauseReason: campaign.pauseReason ?? null,
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };

@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { countOutcome, type StatsMetric } from '../stats/stats';
 import { suppressionPutItem } from '../suppression/suppression';
+import { pauseIfUndeliverable } from '../campaigns/pause';
 import { countCampaignEngagement, settleCampaignEmail } from '../campaigns/progress';
 
 /** The `detail` of an SES event on EventBridge (only the fields used here). */
@@ -114,9 +115,11 @@ export async function applySesEvent(event: SesEvent): Promise<void> {
   }
   await Promise.all([countEvents(email.projectId, events), countOutcome(email, ...(overtookSender ? ['sent' as const] : []), outcome.metric)]);
   if (email.source.type !== 'campaign') return;
-  // Campaigns also count unique openers and clickers, and the email the sender could not settle.
+  // Campaigns also count unique openers and clickers and the email the sender could not settle,
+  // and each bounce or complaint lets the deliverability guard check the campaign's rates.
   if (outcome.metric === 'opened' || outcome.metric === 'clicked') await countCampaignEngagement(email, outcome.metric);
   if (overtookSender) await settleCampaignEmail(email, 'SENT');
+  if (outcome.metric === 'bounced' || outcome.metric === 'complained') await pauseIfUndeliverable(email.projectId, email.source.id!);
 }
 
 /**

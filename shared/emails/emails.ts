@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { countMetric, metricNames } from '../observability/metrics';
@@ -8,7 +8,8 @@ import { emailKeys } from './keys';
  * An email record: one per recipient of a send, campaign or workflow step (DESIGN.md "Sending
  * semantics"). Status moves QUEUED → SENDING → SENT → DELIVERED | BOUNCED | COMPLAINED, or to
  * FAILED | SUPPRESSED, or (campaign mail whose campaign was cancelled before it left) CANCELLED;
- * it never moves backwards.
+ * it never moves backwards, except that a claim given back returns SENDING → QUEUED (a retried
+ * send; the mail of a PAUSED campaign, parked until it resumes).
  */
 export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
 
@@ -127,22 +128,25 @@ export function finishClaimItem(projectId: string, emailId: string, status: Emai
   };
 }
 
+/** The update that gives a claimed email back to the queue (SENDING → QUEUED); extra items may join its transaction. */
+export function releaseClaimItem(projectId: string, emailId: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: emailKeys.email(projectId, emailId),
+      UpdateExpression: 'SET #status = :queued, updatedAt = :now REMOVE leaseUntil',
+      ConditionExpression: '#status = :sending',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':queued': 'QUEUED', ':sending': 'SENDING', ':now': new Date().toISOString() },
+    },
+  };
+}
+
 /** Gives a claimed email back to the queue (SES throttled or failed transiently). */
 export async function releaseEmail(projectId: string, emailId: string): Promise<void> {
-  await documentClient
-    .send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: emailKeys.email(projectId, emailId),
-        UpdateExpression: 'SET #status = :queued, updatedAt = :now REMOVE leaseUntil',
-        ConditionExpression: '#status = :sending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':queued': 'QUEUED', ':sending': 'SENDING', ':now': new Date().toISOString() },
-      }),
-    )
-    .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
-    });
+  await documentClient.send(new UpdateCommand(releaseClaimItem(projectId, emailId).Update as UpdateCommandInput)).catch((error: Error) => {
+    if (error.name !== 'ConditionalCheckFailedException') throw error;
+  });
 }
 
 function toItem(record: EmailRecord) {

@@ -25,6 +25,8 @@ export const metricNames = {
   apiRequests: 'ApiRequests',
   /** Answers with a 5xx status, by route. */
   apiErrors: 'ApiErrors',
+  /** Campaigns the deliverability guard paused (bounce or complaint rate above its threshold). */
+  campaignsPaused: 'CampaignsPaused',
   /** Queue messages a consumer failed on (not RetryLater), by consumer: they return and may reach the DLQ. */
   messageFailures: 'MessageFailures',
 } as const;

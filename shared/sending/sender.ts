@@ -18,7 +18,7 @@ import { RetryLater } from '../queue/errors';
 import { countOutcome } from '../stats/stats';
 import { isSuppressed } from '../suppression/suppression';
 import { acquireSendSlot, admitSend, type SendLane } from './pacer';
-import { queuedMailFate, settleCampaignEmail } from '../campaigns/progress';
+import { parkCampaignEmail, queuedMailFate, settleCampaignEmail } from '../campaigns/progress';
 import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, sesClient, type AttachmentContent } from './ses';
 
 /** Configuration, read once at cold start. */
@@ -83,12 +83,8 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
     }
     attachments = loaded;
     await acquireSendSlot(config.ratePerSecond, Date.now, lane);
-    // Checked at the last moment: mail of a campaign cancelled while this waited never leaves.
-    if (email.source.type === 'campaign' && (await queuedMailFate(email.projectId, email.source.id!)) === 'cancel') {
-      await finish(email, 'CANCELLED', { failureReason: 'CAMPAIGN_CANCELLED' }, 'email.cancelled', { reason: 'CAMPAIGN_CANCELLED' });
-      logger.info('Campaign cancelled; email not sent', log);
-      return;
-    }
+    // Checked at the last moment: mail of a campaign cancelled or paused while this waited never leaves.
+    if (email.source.type === 'campaign' && (await holdCampaignMail(email))) return;
   } catch (error) {
     await releaseEmail(email.projectId, email.id);
     throw error;
@@ -112,6 +108,34 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
 
   timeMetric(metricNames.sendLatency, Date.now() - Date.parse(email.createdAt), { source: email.source.type });
   await recordSent(email, sesMessageId);
+}
+
+/** Park attempts before the message is retried: the campaign's status changed under each one. */
+const PARK_ATTEMPTS = 3;
+
+/**
+ * Campaign mail leaves only while its campaign is SENDING (shared/campaigns/status.ts): a
+ * cancelled campaign's ends CANCELLED; a PAUSED campaign's is parked until a resume or cancel
+ * queues it again, and its message is done (not retried towards the DLQ). A park that finds the
+ * campaign no longer PAUSED reads the status again. Returns whether the email was held back.
+ */
+async function holdCampaignMail(email: EmailRecord): Promise<boolean> {
+  const log = { projectId: email.projectId, emailId: email.id, campaignId: email.source.id };
+  for (let attempt = 1; attempt <= PARK_ATTEMPTS; attempt++) {
+    const fate = await queuedMailFate(email.projectId, email.source.id!);
+    if (fate === 'send') return false;
+    if (fate === 'cancel') {
+      await finish(email, 'CANCELLED', { failureReason: 'CAMPAIGN_CANCELLED' }, 'email.cancelled', { reason: 'CAMPAIGN_CANCELLED' });
+      logger.info('Campaign cancelled; email not sent', log);
+      return true;
+    }
+    const parked = await parkCampaignEmail(email);
+    if (parked !== 'not-paused') {
+      logger.info(parked === 'parked' ? 'Campaign paused; email parked until it resumes' : 'Email taken by someone else while parking; message done', log);
+      return true;
+    }
+  }
+  throw new RetryLater(1, 'The campaign changed status during every park attempt');
 }
 
 /** Exponential backoff by receive: 1 s, 2 s, 4 s … capped at 300 s, plus up to 1 s of jitter. */

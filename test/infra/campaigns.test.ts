@@ -42,6 +42,23 @@ describe('campaigns infrastructure', () => {
     expect(envOf('CampaignSenderFunction').SEND_RATE_PER_SECOND).toBeDefined();
   });
 
+  test('the ses-events function runs the deliverability guard with the documented default thresholds', () => {
+    // Assess
+    expect(envOf('SesEventsFunction')).toMatchObject({ PAUSE_BOUNCE_RATE: '0.05', PAUSE_BOUNCE_MIN_SENDS: '200', PAUSE_COMPLAINT_RATE: '0.001', PAUSE_COMPLAINT_MIN_SENDS: '1000' });
+  });
+
+  test('the guard thresholds are context values, checked at synth', () => {
+    // Prepare
+    const synthWith = (context: Record<string, unknown>) => Template.fromStack(new MailwrightStack(assertionApp(context), 'Mailwright')).toJSON().Resources as Record<string, Resource>;
+    // Act
+    const custom = synthWith({ pauseBounceRate: '0.03', pauseBounceMinSends: 500, pauseComplaintRate: 0.0005, pauseComplaintMinSends: '2000' });
+    // Assess
+    const sesEvents = Object.values(custom).find((resource) => resource.Type === 'AWS::Lambda::Function' && resource.Properties.Environment?.Variables?.PAUSE_BOUNCE_RATE)!;
+    expect(sesEvents.Properties.Environment.Variables).toMatchObject({ PAUSE_BOUNCE_RATE: '0.03', PAUSE_BOUNCE_MIN_SENDS: '500', PAUSE_COMPLAINT_RATE: '0.0005', PAUSE_COMPLAINT_MIN_SENDS: '2000' });
+    expect(() => synthWith({ pauseBounceRate: '5' })).toThrow(/Context value pauseBounceRate must be a fraction above 0 and below 1/);
+    expect(() => synthWith({ pauseComplaintMinSends: '0' })).toThrow(/Context value pauseComplaintMinSends must be a whole number from 1/);
+  });
+
   test('the Scheduler role is assumed only by EventBridge Scheduler of this account and may only send messages, to the queues bound as targets (the fan-out queue among them)', () => {
     const roleId = idAt(template, 'AWS::IAM::Role', 'SchedulerRole/Resource');
     const trust = resources[roleId]!.Properties.AssumeRolePolicyDocument.Statement;

@@ -81,6 +81,24 @@ describe('dashboard, alarms and the alarm topic', () => {
     expect(api.Properties.Threshold).toBe(1);
   });
 
+  test('a campaign paused by the deliverability guard raises an alarm at the first CampaignsPaused in 5 minutes', () => {
+    // Prepare
+    const alarm = alarmByIdPrefix(template, 'CampaignPausedAlarm');
+    // Assess
+    expect(alarm.Properties).toMatchObject({
+      MetricName: 'CampaignsPaused',
+      Namespace: 'Mailwright',
+      Dimensions: [{ Name: 'service', Value: 'mailwright' }],
+      Statistic: 'Sum',
+      Period: 300,
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+      AlarmActions: [{ Ref: topicId }],
+    });
+  });
+
   test('the dashboard graphs outcomes, rates, latency, throttles, API routes, and every DLQ and function', () => {
     const dashboards = resources(template, 'AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);

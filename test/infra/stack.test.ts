@@ -161,7 +161,7 @@ describe('MailwrightStack (default: data retained)', () => {
 
   test('queue and alarm counts match infra/queues.ts (send has maxReceiveCount 30)', () => {
     template.resourceCountIs('AWS::SQS::Queue', queues.length * 2 + otherDlqs.length);
-    template.resourceCountIs('AWS::CloudWatch::Alarm', queues.length + otherDlqs.length + 4); // + sender errors, API 5xx rate, bounce and complaint rates
+    template.resourceCountIs('AWS::CloudWatch::Alarm', queues.length + otherDlqs.length + 5); // + sender errors, API 5xx rate, bounce and complaint rates, campaign paused
     expect(queues.find((spec) => spec.name === 'send')?.maxReceiveCount).toBe(30);
   });
 

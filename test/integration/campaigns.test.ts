@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { chromium, type Browser } from 'playwright-core';
-import { admin, api } from './client';
+import { admin, api, stack } from './client';
 import { storedEmails, type StoredEmail } from './mail-viewer';
 
 jest.setTimeout(90_000);
@@ -258,5 +258,66 @@ describe('campaigns', () => {
     const mails = await mailsWithSubject(`Halted-${suffix}`);
     expect(mails).toHaveLength(stats.sentCount);
     expect(new Set(mails.map((mail) => mail.destination.to[0])).size).toBe(mails.length);
+  });
+
+  it('pauses a campaign whose bounce rate passes 5 %: PAUSED with the reason, no more mail to SES; POST /send resumes it and the rest go out exactly once', async () => {
+    // Prepare: 150 recipients (the test stack judges bounce rates from 30 sends, at 14 emails/s)
+    const batch = `guard-${suffix}`;
+    const audienceSize = 150;
+    const bounces = 10;
+    const subject = `Guarded-${suffix}`;
+    const audience: string[] = [];
+    for (let start = 0; start < audienceSize; start += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, audienceSize - start) }, (_, index) => {
+          const email = `guarded${start + index}-${suffix}@example.com`;
+          audience.push(email);
+          return api('POST', '/contacts', { key, body: { email, subscribed: true, data: { name: `Guarded ${start + index}`, batch } } });
+        }),
+      );
+    }
+    const segment = await api('POST', '/segments', { key, body: { name: batch, filters: { operator: 'AND', conditions: [{ field: 'data.batch', operator: 'equals', value: batch }] } } });
+    const campaign = await createCampaign(subject, { segmentId: segment.body.data.id });
+    const stats = async () => (await api('GET', `/campaigns/${campaign.id}/stats`, { key })).body.data;
+
+    // Act: once 30 are sent, 10 of them bounce at once (10 of at most 150 sends is above 5 %)
+    await api('POST', `/campaigns/${campaign.id}/send`, { key });
+    await until(async () => ((await stats()).sentCount >= 30 ? true : undefined));
+    const bounced = (await mailsWithSubject(subject)).slice(0, bounces);
+    const simulated = await Promise.all(
+      bounced.map((mail) => fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ messageId: mail.messageId, type: 'bounce', bounceType: 'Permanent' }) })),
+    );
+    const paused = await waitForStatus(campaign.id, 'PAUSED', 10_000);
+    const pausedList = (await api('GET', '/campaigns?status=PAUSED', { key })).body.data;
+    // Mail already past the sender's last check may still arrive: then nothing more does.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const heldAt = (await mailsWithSubject(subject)).length;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const stillHeld = (await mailsWithSubject(subject)).length;
+    const pausedStats = await stats();
+    const resume = await api('POST', `/campaigns/${campaign.id}/send`, { key });
+    const done = await waitForStatus(campaign.id, 'SENT', 30_000);
+    const finalStats = await until(async () => {
+      const current = await stats();
+      return current.sentCount === audienceSize && current.bouncedCount === bounces ? current : undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+    // Assess: paused with its reason, and no mail reached SES while PAUSED
+    expect(simulated.map((response) => response.status)).toEqual(Array(bounces).fill(202));
+    expect(paused.pauseReason).toMatch(/^Bounce rate \d+\.\d\d % over \d+ sends passed the 5 % threshold$/);
+    expect(Date.parse(paused.pausedAt)).toBeGreaterThan(Date.parse(paused.sentAt));
+    expect(heldAt).toBeLessThan(audienceSize);
+    expect(stillHeld).toBe(heldAt);
+    expect(pausedStats.sentCount).toBe(heldAt);
+    expect(pausedList).toMatchObject({ total: 1, items: [expect.objectContaining({ id: campaign.id, status: 'PAUSED', pauseReason: paused.pauseReason })] });
+    // Resumed: SENDING at once, the rest sent, each recipient's mail exactly once
+    expect(resume.status).toBe(200);
+    expect(resume.body.data).toMatchObject({ status: 'SENDING', pausedAt: null, pauseReason: null });
+    expect(done).toMatchObject({ totalRecipients: audienceSize, pausedAt: null, pauseReason: null });
+    const mails = await mailsWithSubject(subject);
+    expect(mails).toHaveLength(audienceSize);
+    expect(mails.map((mail) => mail.destination.to[0]).sort()).toEqual([...audience].sort());
+    expect(finalStats).toMatchObject({ totalRecipients: audienceSize, sentCount: audienceSize, bouncedCount: bounces, cancelledCount: 0, failedCount: 0, suppressedCount: 0 });
   });
 });

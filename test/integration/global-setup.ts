@@ -11,6 +11,9 @@ export default async function globalSetup() {
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
     // Webhook retries 1 s apart, so a receiver's failures and the retries are seen within a test.
     WEBHOOK_RETRY_SCHEDULE: '1,1,1,1',
+    // The deliverability guard judges bounce rates from 30 sends instead of 200, so a campaign
+    // can be paused mid-send within seconds at 14 emails/s (the rates stay the deployed 5 % / 0.1 %).
+    PAUSE_BOUNCE_MIN_SENDS: '30',
   });
   (globalThis as { __LOCAL_STACK__?: unknown }).__LOCAL_STACK__ = stack;
   process.env.MAILWRIGHT_TEST_STACK = JSON.stringify(stack);

@@ -515,8 +515,9 @@ export const operations: Record<string, OperationDoc> = {
   'POST /campaigns/{id}/send': {
     operationId: 'sendCampaign',
     tag: 'Campaigns',
-    summary: 'Send or schedule a campaign',
-    description: 'No body or scheduledFor null sends now (SENDING); a future scheduledFor (at most a year ahead) schedules it (SCHEDULED).',
+    summary: 'Send, schedule or resume a campaign',
+    description:
+      'No body or scheduledFor null sends now (SENDING); a future scheduledFor (at most a year ahead) schedules it (SCHEDULED). On a PAUSED campaign (paused by the deliverability guard) no body resumes it: SENDING again, its held-back emails sent once each.',
     body: sendCampaignSchema,
     bodyExample: { scheduledFor: '2026-12-01T09:00:00Z' },
     success: { status: 200, description: 'The campaign, SENDING or SCHEDULED', data: campaignResponseSchema },
@@ -526,7 +527,7 @@ export const operations: Record<string, OperationDoc> = {
     operationId: 'cancelCampaign',
     tag: 'Campaigns',
     summary: 'Cancel a scheduled or sending campaign',
-    description: 'A SCHEDULED campaign goes back to DRAFT; a SENDING one is CANCELLED and its unsent emails are not sent.',
+    description: 'A SCHEDULED campaign goes back to DRAFT; a SENDING or PAUSED one is CANCELLED and its unsent emails are not sent.',
     success: { status: 200, description: 'The campaign', data: campaignResponseSchema },
     errors: [notFound('campaign'), invalidState, concurrent],
   },

@@ -9,11 +9,14 @@ describe('campaign statuses', () => {
     ['delete', 'DRAFT', 'DRAFT'],
     ['send', 'DRAFT', 'SENDING'],
     ['send', 'SCHEDULED', 'SENDING'],
+    ['send', 'PAUSED', 'SENDING'],
     ['schedule', 'DRAFT', 'SCHEDULED'],
     ['schedule', 'SCHEDULED', 'SCHEDULED'],
     ['fire', 'SCHEDULED', 'SENDING'],
     ['cancel', 'SCHEDULED', 'DRAFT'],
     ['cancel', 'SENDING', 'CANCELLED'],
+    ['pause', 'SENDING', 'PAUSED'],
+    ['cancel', 'PAUSED', 'CANCELLED'],
     ['complete', 'SENDING', 'SENT'],
   ] as const)('%s from %s leads to %s', (action, from, to) => {
     expect(nextStatus(action, from)).toBe(to);
@@ -37,8 +40,19 @@ describe('campaign statuses', () => {
     }
   });
 
-  it('lets queued mail leave only while the campaign is SENDING (or SENT)', () => {
+  it.each([
+    ['edit', 'Cannot edit a campaign that is PAUSED; only a DRAFT or SCHEDULED campaign can be'],
+    ['delete', 'Cannot delete a campaign that is PAUSED; only a DRAFT campaign can be'],
+    ['schedule', 'Cannot schedule a campaign that is PAUSED; only a DRAFT or SCHEDULED campaign can be'],
+    ['complete', 'Cannot complete a campaign that is PAUSED; only a SENDING campaign can be'],
+    ['pause', 'Cannot pause a campaign that is PAUSED; only a SENDING campaign can be'],
+  ] as const)('refuses to %s a PAUSED campaign with 409 naming PAUSED', (action, message) => {
+    expect(() => nextStatus(action, 'PAUSED')).toThrow(expect.objectContaining({ statusCode: 409, code: 'INVALID_CAMPAIGN_STATE', message }));
+  });
+
+  it('lets queued mail leave only while the campaign is SENDING (or SENT), and parks it while PAUSED', () => {
     expect(Object.entries(queuedMailFates).filter(([, fate]) => fate === 'send').map(([status]) => status).sort()).toEqual(['SENDING', 'SENT']);
+    expect(Object.entries(queuedMailFates).filter(([, fate]) => fate === 'park').map(([status]) => status)).toEqual(['PAUSED']);
   });
 });
 
