@@ -4,39 +4,16 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { defaultGuardThresholds, guardThresholdsFrom, pauseReasonFor } from '../../../shared/campaigns/guard';
 import { pauseIfUndeliverable } from '../../../shared/campaigns/pause';
 import { notificationId } from '../../../shared/notifications/notifications';
+import { C, campaignKey, P, startedCampaignItem, statsKey } from './fixtures';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const P = 'P1';
-const C = '01HZY3K8Q2V9J6M4T7W5X0C1AB';
-const campaignKey = { PK: `PROJECT#${P}`, SK: `CAMPAIGN#${C}` };
-const statsKey = { PK: `PROJECT#${P}`, SK: `STATS#campaign#${C}` };
 const at = new Date('2026-11-23T10:00:00.000Z');
 const counters = (sent: number, bounced: number, complained = 0) => ({ sent, bounced, complained });
 
-const sendingCampaign = {
-  ...campaignKey,
-  id: C,
-  name: 'November',
-  description: null,
-  subject: 'Hi',
-  body: '<p>Hi</p>',
-  templateId: null,
-  from: { email: 'news@acme.test' },
-  replyTo: null,
-  segmentId: null,
-  status: 'SENDING',
-  scheduledFor: null,
-  sentAt: '2026-11-23T09:00:00.000Z',
-  totalRecipients: 500,
-  cancelledAt: null,
-  failureReason: null,
-  pausedAt: null,
-  pauseReason: null,
-  createdAt: '2026-11-23T08:00:00.000Z',
-  updatedAt: '2026-11-23T09:00:00.000Z',
+const sendingCampaign = startedCampaignItem({
   version: 7,
   dispatch: { done: true },
-};
+});
 
 describe('pauseReasonFor (the guard rule)', () => {
   it.each([

@@ -5,45 +5,26 @@ import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { cancelCampaign, sendCampaign } from '../../../shared/campaigns/campaigns';
 import { processFanoutMessage } from '../../../shared/campaigns/dispatch';
+import { C, campaignKey, P, startedCampaignItem, statsKey } from './fixtures';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
 
-const P = 'P1';
-const C = '01HZY3K8Q2V9J6M4T7W5X0C1AB';
-const campaignKey = { PK: `PROJECT#${P}`, SK: `CAMPAIGN#${C}` };
-const statsKey = { PK: `PROJECT#${P}`, SK: `STATS#campaign#${C}` };
 const parkedPartition = `PROJECT#${P}#CAMPAIGN#${C}#PARKED`;
 const FANOUT_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-fanout-test';
 const SEND_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-send-test';
 const unparkMessage = JSON.stringify({ kind: 'unpark', projectId: P, campaignId: C });
 const context = { getRemainingTimeInMillis: () => 60_000 } as Context;
 
-const pausedCampaign = {
-  ...campaignKey,
-  id: C,
-  name: 'November',
-  description: null,
-  subject: 'Hi',
-  body: '<p>Hi</p>',
-  templateId: null,
-  from: { email: 'news@acme.test' },
-  replyTo: null,
-  segmentId: null,
+const pausedCampaign = startedCampaignItem({
   status: 'PAUSED',
-  scheduledFor: null,
-  sentAt: '2026-11-23T09:00:00.000Z',
-  totalRecipients: 500,
-  cancelledAt: null,
-  failureReason: null,
   pausedAt: '2026-11-23T09:30:00.000Z',
   pauseReason: 'Bounce rate 6.00 % over 250 sends passed the 5 % threshold',
-  createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T09:30:00.000Z',
   version: 8,
   content: { subject: 'Hi', html: '<p>Hi</p>', from: { email: 'news@acme.test' }, replyTo: null },
   dispatch: { cursor: { PK: 'x', SK: 'y' } },
-};
+});
 
 beforeEach(() => {
   ddb.reset();

@@ -1,0 +1,29 @@
+/** A stored campaign item (as DynamoDB holds it) of project P1 that has started sending; tests override what they are about. */
+export const P = 'P1';
+export const C = '01HZY3K8Q2V9J6M4T7W5X0C1AB';
+export const campaignKey = { PK: `PROJECT#${P}`, SK: `CAMPAIGN#${C}` };
+export const statsKey = { PK: `PROJECT#${P}`, SK: `STATS#campaign#${C}` };
+
+export const startedCampaignItem = (overrides: Record<string, unknown>) => ({
+  ...campaignKey,
+  id: C,
+  name: 'November',
+  description: null,
+  subject: 'Hi',
+  body: '<p>Hi</p>',
+  templateId: null,
+  from: { email: 'news@acme.test' },
+  replyTo: null,
+  segmentId: null,
+  status: 'SENDING',
+  scheduledFor: null,
+  sentAt: '2026-11-23T09:00:00.000Z',
+  totalRecipients: 500,
+  cancelledAt: null,
+  failureReason: null,
+  pausedAt: null,
+  pauseReason: null,
+  createdAt: '2026-11-23T08:00:00.000Z',
+  updatedAt: '2026-11-23T09:00:00.000Z',
+  ...overrides,
+});
