@@ -71,8 +71,12 @@ async function runWorker(rows: number, queueUrl: string): Promise<WorkerRun> {
   return run;
 }
 
+let rawRuns = 0;
+
 /** The DynamoDB calls of `count` new-contact upserts, made directly, ROW_CONCURRENCY at a time. */
 async function rawUpsertRate(stack: LocalStack, seconds: number): Promise<number> {
+  // Each run its own addresses: a second run on the first one's would fail every conditional Put.
+  const run = ++rawRuns;
   const client = benchDocumentClient(stack);
   const projectId = `bench-import-raw-${runId}`;
   const now = new Date().toISOString();
@@ -82,7 +86,7 @@ async function rawUpsertRate(stack: LocalStack, seconds: number): Promise<number
       seconds,
       warmupSeconds: 1,
       operation: async (n) => {
-        const email = `raw-${n}@bench.example.com`;
+        const email = `raw-${run}-${n}@bench.example.com`;
         const id = ulid();
         await client.send(new GetCommand({ TableName: TABLE_NAME, Key: { PK: `PROJECT#${projectId}`, SK: `CONTACT_EMAIL#${email}` }, ConsistentRead: true }));
         await client.send(
