@@ -1,20 +1,9 @@
 import { jest } from '@jest/globals';
 import { chromium, type Browser } from 'playwright-core';
-import { admin, api, stack } from './client';
+import { admin, api, stack, until } from './client';
 import { storedEmails, type StoredEmail } from './mail-viewer';
 
 jest.setTimeout(90_000);
-
-/** Polls until `check` returns a value that is not undefined, for at most `ms`. */
-async function until<T>(check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 const suffix = Math.random().toString(36).slice(2, 8);
 const domain = `campaigns-${suffix}.test`;

@@ -57,3 +57,14 @@ export async function admin<T = any>(...args: string[]): Promise<T> {
 }
 
 export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** Polls until `check` returns a value that is not undefined, for at most `ms` (the service works asynchronously). */
+export async function until<T>(check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

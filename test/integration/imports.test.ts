@@ -4,21 +4,12 @@ import { parse } from 'csv-parse/sync';
 // client.ts validates responses against the OpenAPI document, whose modules read TABLE_NAME at
 // import; these black-box tests never touch the table themselves.
 process.env.TABLE_NAME ??= 'mailwright';
-const { admin, api, stack } = await import('./client');
+const { admin, api, stack, until } = await import('./client');
 
 // Generous waits: on a loaded 2-core machine DynamoDB Local may take minutes over 5,000 upserts.
 jest.setTimeout(1_200_000);
 
-/** Polls until `check` returns a value that is not undefined, for at most `ms`. */
-async function until<T>(check: () => Promise<T | undefined>, ms = 900_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+const IMPORT_WAIT_MS = 900_000;
 
 const project = (name: string) => admin<{ projectId: string; secretKey: string }>('create-project', '--name', name);
 
@@ -27,7 +18,7 @@ async function finished(key: string, kind: 'imports' | 'exports', id: string) {
     const job = await api('GET', `/contacts/${kind}/${id}`, { key });
     expect(job.status).toBe(200);
     return ['COMPLETED', 'FAILED'].includes(job.body.data.status) ? job.body.data : undefined;
-  });
+  }, IMPORT_WAIT_MS);
 }
 
 async function importCsv(key: string, csv: string | Buffer, query = '') {
@@ -215,7 +206,7 @@ describe('imports: uploads, JSON, failures, isolation', () => {
     const segment = await until(async () => {
       const current = await api('GET', `/segments/${created.body.data.id}`, { key });
       return current.body.data.membershipStatus === 'READY' ? current.body.data : undefined;
-    });
+    }, IMPORT_WAIT_MS);
     expect(segment.memberCount).toBe(1);
     const queued = await api('POST', '/contacts/exports', { key, body: { segmentId: segment.id } });
     const job = await finished(key, 'exports', queued.body.data.id);

@@ -1,18 +1,7 @@
 import { jest } from '@jest/globals';
-import { admin, api } from './client';
+import { admin, api, until } from './client';
 
 jest.setTimeout(30_000);
-
-/** Polls until `check` returns a value that is not undefined, for at most `ms`. */
-async function until<T>(check: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 const suffix = () => Math.random().toString(36).slice(2, 8);
 const where = (field: string, operator: string, value?: unknown) => (value === undefined ? { field, operator } : { field, operator, value });

@@ -2,24 +2,13 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { api, uniqueEmail } from './client';
+import { api, uniqueEmail, until } from './client';
 import { storedEmails, waitForEmails } from './mail-viewer';
 
 jest.setTimeout(90_000);
 
 const FROM = 'hello@example.com';
 const suffix = () => Math.random().toString(36).slice(2, 8);
-
-/** Polls until `check` returns a value that is not undefined, for at most `ms`. */
-async function until<T>(check: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Condition not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
