@@ -14,6 +14,7 @@ import { contactEventTimes } from '../segments/membership';
 import { enqueueEmails } from '../sending/send-queue';
 import { renderMessage, templateView } from '../templates/render';
 import { getTemplate } from '../templates/templates';
+import { unsubscribeHeaders, unsubscribeUrl } from '../unsubscribe/token';
 import { cancelExecution } from './cancel';
 import { advance, finishExecution, isActive, readExecution, startStep, type Execution, type StepRecord } from './executions';
 import { workflowKeys } from './keys';
@@ -111,7 +112,13 @@ const STEPS: Record<Step['type'], StepRunner> = {
     if (!template.from) throw new PermanentStepFailure(`Template ${template.id} has no from address`);
     if (!(await findVerifiedDomainFor(context.projectId, template.from.email))) throw new PermanentStepFailure(`The domain of ${template.from.email} is not a verified domain of this project`);
 
-    const rendered = renderMessage({ subject: template.subject, html: template.body }, templateView({ event: context.execution.trigger.data }, contact));
+    // Marketing mail carries the one-click unsubscribe link, as campaign mail does (Gmail and Yahoo require it of bulk senders).
+    const marketing = template.type === 'MARKETING';
+    const unsubscribe = marketing ? unsubscribeUrl({ projectId: context.projectId, contactId: contact.id }) : undefined;
+    const rendered = renderMessage(
+      { subject: template.subject, html: template.body },
+      templateView({ event: context.execution.trigger.data, ...(unsubscribe ? { unsubscribeUrl: unsubscribe } : {}) }, contact),
+    );
     const startedAt = context.record?.startedAt ?? new Date().toISOString();
     const now = new Date().toISOString();
     const email: EmailRecord = {
@@ -123,10 +130,10 @@ const STEPS: Record<Step['type'], StepRunner> = {
       replyTo: template.replyTo ? [template.replyTo] : [],
       subject: rendered.subject,
       html: rendered.html,
-      headers: [],
+      headers: unsubscribe ? unsubscribeHeaders(unsubscribe) : [],
       attachments: [],
       source: { type: 'workflow', id: context.workflow.id },
-      marketing: template.type === 'MARKETING',
+      marketing,
       status: 'QUEUED',
       createdAt: now,
       updatedAt: now,

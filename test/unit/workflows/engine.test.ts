@@ -10,6 +10,7 @@ process.env.SEND_QUEUE_URL = 'http://localhost:9324/000000000000/send-test';
 const { runStep, MAX_STEP_ATTEMPTS } = await import('../../../shared/workflows/engine');
 const { RetryLater } = await import('../../../shared/queue/errors');
 const { timerName } = await import('../../../shared/workflows/timers');
+const { verifyUnsubscribeToken } = await import('../../../shared/unsubscribe/token');
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -247,6 +248,35 @@ describe('SEND_EMAIL', () => {
     expect(ending![0]!.Update).toMatchObject({ Key: executionKey, ExpressionAttributeValues: expect.objectContaining({ ':final': 'COMPLETED' }) });
     expect(ending![1]!.Update).toMatchObject({ Key: { PK: `PROJECT#${P}`, SK: `WORKFLOW_ENTRY#${W}#${C}` }, UpdateExpression: 'REMOVE activeExecutionId' });
     expect(ending![2]!.Put!.Item).toMatchObject({ type: 'workflow.execution.completed', data: expect.objectContaining({ id: X, status: 'COMPLETED' }) });
+  });
+
+  it('gives MARKETING mail the one-click unsubscribe headers and {{unsubscribeUrl}} for this contact', async () => {
+    // Prepare
+    given({ steps, template: { type: 'MARKETING', body: '<a href="{{unsubscribeUrl}}">Unsubscribe</a>' } });
+
+    // Act
+    await runStep(message('welcome'));
+    const email = ddb.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+
+    // Assess
+    const [listUnsubscribe, listUnsubscribePost] = email.headers as { name: string; value: string }[];
+    expect(listUnsubscribePost).toEqual({ name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' });
+    expect(listUnsubscribe!.name).toBe('List-Unsubscribe');
+    const url = listUnsubscribe!.value.slice(1, -1);
+    expect(email.html).toBe(`<a href="${url.replaceAll('/', '&#x2F;')}">Unsubscribe</a>`); // mustache escapes '/' in HTML
+    expect(verifyUnsubscribeToken(url.split('/unsubscribe/')[1]!)).toEqual({ projectId: P, contactId: C });
+    expect(email.marketing).toBe(true);
+  });
+
+  it('sends TRANSACTIONAL mail without unsubscribe headers', async () => {
+    // Prepare
+    given({ steps });
+
+    // Act
+    await runStep(message('welcome'));
+
+    // Assess
+    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input.Item!.headers).toEqual([]);
   });
 
   it('skips a MARKETING template for an unsubscribed contact, with the reason as outcome', async () => {
