@@ -1,12 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../infra/local/ports';
 
 /**
  * Starts `npm start --fresh` (the real local stack) as a child process on free ports with its own
- * data folder, for integration tests and benchmarks, and stops every process it started.
+ * data folder, for integration tests and benchmarks, and stops every process it started. Its
+ * output is kept until it is healthy (to explain a failed start); LOCAL_STACK_LOG=<file> appends
+ * all of it to that file, to trace a test or bench run afterwards.
  */
 export interface LocalStack {
   baseUrl: string;
@@ -47,11 +49,20 @@ export async function startLocalStack(extraEnv: Record<string, string> = {}, opt
     detached: true,
   });
   const output: string[] = [];
-  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
-  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
+  const log = process.env.LOCAL_STACK_LOG ? createWriteStream(process.env.LOCAL_STACK_LOG, { flags: 'a' }) : undefined;
+  let healthy = false;
+  const keep = (chunk: Buffer) => {
+    if (!healthy) output.push(String(chunk));
+    log?.write(chunk);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  child.once('exit', () => log?.end());
 
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
   await waitForHealth(baseUrl, child, output);
+  healthy = true;
+  output.length = 0;
   const project = JSON.parse(readFileSync(path.join(dataDir, 'local-project.json'), 'utf8'));
   return {
     baseUrl,
