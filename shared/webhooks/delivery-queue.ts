@@ -1,4 +1,6 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { requiredEnv } from '../config/env';
@@ -91,7 +93,9 @@ export async function queueDeliveries(projectId: string, event: WebhookEvent, en
       );
     } catch (error) {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      const existing = (error as { Item?: Record<string, unknown> }).Item;
+      // The document client does not unmarshall the item of a failed condition: it is in DynamoDB's wire format.
+      const wire = (error as { Item?: Record<string, AttributeValue> }).Item;
+      const existing = wire ? unmarshall(wire) : undefined;
       if (existing && (existing.attempts !== 0 || existing.status !== 'pending')) continue;
     }
     messages.push({ projectId, endpointId, deliveryId });

@@ -218,11 +218,21 @@ describe('queueDeliveries', () => {
     expect(JSON.parse(sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.Entries![1]!.MessageBody!)).toEqual({ projectId: P, endpointId: 'W2', deliveryId: first[1]!.id.slice(4) });
   });
 
+  // A failed condition's item comes in DynamoDB's wire format, even through the document client.
+  const existingDelivery = (attempts: number) => Object.assign(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }), { Item: { attempts: { N: String(attempts) }, status: { S: 'pending' } } });
+
   it('does not queue again a delivery that was already attempted (a retried stream batch)', async () => {
-    ddb.on(PutCommand).rejects(Object.assign(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }), { Item: { attempts: 2, status: 'pending' } }));
+    ddb.on(PutCommand).rejects(existingDelivery(2));
     sqs.on(SendMessageBatchCommand).resolves({});
     await queueDeliveries(P, event, ['W1']);
     expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
+  });
+
+  it('queues again a delivery written but never attempted (the first call died before queueing it)', async () => {
+    ddb.on(PutCommand).rejects(existingDelivery(0));
+    sqs.on(SendMessageBatchCommand).resolves({});
+    const [delivery] = await queueDeliveries(P, event, ['W1']);
+    expect(JSON.parse(sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.Entries![0]!.MessageBody!)).toEqual({ projectId: P, endpointId: 'W1', deliveryId: delivery!.id.slice(4) });
   });
 });
 
