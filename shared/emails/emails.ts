@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
@@ -80,29 +81,40 @@ export async function getEmail(projectId: string, emailId: string): Promise<Emai
   return Item ? fromItem(Item) : undefined;
 }
 
+/** What a claim found: the email taken, another sender's live claim on it, or nothing left to send. */
+export type Claim = { status: 'claimed'; email: EmailRecord } | { status: 'held'; leaseUntil: number } | { status: 'done' };
+
 /**
  * Takes the email for sending: QUEUED → SENDING with a lease, or a SENDING whose lease ran out
- * (its sender died). Returns undefined when it is not there to take (already sent, failed,
- * suppressed, or being sent by another instance): the message is then done.
+ * (its sender died). The claim carries a token of this call, so when the SDK retries a claim
+ * that went through but whose answer was lost, the retry finds its own claim and takes it
+ * instead of reading it as someone else's. A live claim of another sender (a second message for
+ * the same email) is `held`: the message must come back after that lease, in case that sender
+ * dies before finishing. Sent, failed, suppressed or gone: `done`, the message is finished.
  */
-export async function claimEmail(projectId: string, emailId: string, leaseMs: number, now = Date.now()): Promise<EmailRecord | undefined> {
+export async function claimEmail(projectId: string, emailId: string, leaseMs: number, now = Date.now(), token: string = randomUUID()): Promise<Claim> {
   try {
     const { Attributes } = await documentClient.send(
       new UpdateCommand({
         TableName: tableName,
         Key: emailKeys.email(projectId, emailId),
-        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND leaseUntil < :nowMs))',
+        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :nowMs OR claimToken = :token)))',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': now + leaseMs, ':now': new Date(now).toISOString(), ':nowMs': now },
+        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': now + leaseMs, ':token': token, ':now': new Date(now).toISOString(), ':nowMs': now },
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return fromItem(Attributes!);
+    return { status: 'claimed', email: fromItem(Attributes!) };
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
   }
+  const { Item } = await documentClient.send(
+    new GetCommand({ TableName: tableName, Key: emailKeys.email(projectId, emailId), ConsistentRead: true, ProjectionExpression: '#status, leaseUntil', ExpressionAttributeNames: { '#status': 'status' } }),
+  );
+  // QUEUED again (a claim given back since): held for a moment, then claimed on the retry.
+  if (Item?.status === 'SENDING' || Item?.status === 'QUEUED') return { status: 'held', leaseUntil: (Item.leaseUntil as number | undefined) ?? now };
+  return { status: 'done' };
 }
 
 /** The update that ends a claim (SENDING → status); extra items join the same transaction. */

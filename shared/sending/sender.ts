@@ -53,7 +53,8 @@ export const processCampaignSendMessage = (message: SendMessage, record?: SQSRec
 
 /**
  * Sends one email record, at most once per claim (DESIGN.md "Sending semantics"):
- * claim (QUEUED → SENDING with a lease; a redelivered message finds nothing to claim) →
+ * claim (QUEUED → SENDING with a lease; a redelivered message finds the email sent, or comes
+ * back after another sender's lease) →
  * marketing to an unsubscribed contact, or any mail to a suppressed address → SUPPRESSED →
  * attachments from S3 → a paced slot → SES SendEmail → SENT + `email.sent` in one transaction.
  * SES throttling or trouble: the claim is released and the message retried after a backoff
@@ -61,11 +62,13 @@ export const processCampaignSendMessage = (message: SendMessage, record?: SQSRec
  */
 async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane): Promise<void> {
   const log = { projectId: message.projectId, emailId: message.emailId };
-  const email = await claimEmail(message.projectId, message.emailId, LEASE_MS);
-  if (!email) {
-    logger.info('Email not there to send (already handled or being sent); message done', log);
+  const claim = await claimEmail(message.projectId, message.emailId, LEASE_MS);
+  if (claim.status === 'held') throw new RetryLater(Math.max(1, Math.ceil((claim.leaseUntil - Date.now()) / 1000) + 1), 'Another sender holds the email; back after its lease');
+  if (claim.status === 'done') {
+    logger.info('Email not there to send (already sent, failed or suppressed); message done', log);
     return;
   }
+  const { email } = claim;
 
   let attachments: AttachmentContent[];
   try {

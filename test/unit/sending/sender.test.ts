@@ -100,10 +100,10 @@ describe('sender', () => {
       {
         TableName: 'mailwright-test',
         Key: emailKey,
-        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND leaseUntil < :nowMs))',
+        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :nowMs OR claimToken = :token)))',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': expect.any(Number), ':now': expect.any(String), ':nowMs': expect.any(Number) },
+        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': expect.any(Number), ':token': expect.stringMatching(/^[0-9a-f-]{36}$/), ':now': expect.any(String), ':nowMs': expect.any(Number) },
         ReturnValues: 'ALL_NEW',
       },
     ]);
@@ -220,8 +220,9 @@ describe('sender', () => {
   });
 
   it('does nothing for a redelivered message whose email was already sent', async () => {
-    // Prepare: the claim's condition fails (status SENT)
+    // Prepare: the claim's condition fails; the email is SENT
     ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    ddb.on(GetCommand, { Key: emailKey }).resolves({ Item: { status: 'SENT' } });
 
     // Act
     const response = await handler(event(record(sendBody, 'm1', 2)));
@@ -229,8 +230,28 @@ describe('sender', () => {
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: 'mailwright-test', Key: emailKey, ConsistentRead: true, ProjectionExpression: '#status, leaseUntil', ExpressionAttributeNames: { '#status': 'status' } },
+    ]);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('brings a second message for an email another sender holds back after that lease, so the email is not lost if that sender dies', async () => {
+    // Prepare: another claim's lease runs 30 s more
+    jest.spyOn(Date, 'now').mockReturnValue(1_795_000_000_000);
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    ddb.on(GetCommand, { Key: emailKey }).resolves({ Item: { status: 'SENDING', leaseUntil: 1_795_000_030_000 } });
+    sqs.on(GetQueueUrlCommand).resolves({ QueueUrl: QUEUE_URL });
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+
+    // Act
+    const response = await handler(event(record(sendBody, 'm2')));
+
+    // Assess: not done — back after the lease (30 s + 1 s)
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([{ QueueUrl: QUEUE_URL, ReceiptHandle: 'rh-m2', VisibilityTimeout: 31 }]);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
   });
 
   it('suppresses mail to a suppressed address without sending it', async () => {
