@@ -21,9 +21,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CreateQueueCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import type { LocalStack } from '../support/local-stack';
-import { batchWriteAll, benchDocumentClient } from './dynamo';
+import { batchWriteAll, benchDocumentClient, TABLE_NAME } from './dynamo';
 import { percentile } from './measure';
 import { format, heading, printTable, type Section, type SectionReport } from './report';
 import { waitUntilStackIdle } from './stack';
@@ -126,6 +127,10 @@ interface DispatchRun {
   invocations: number;
   retainedHeapMb: number;
   startHeapMb: number;
+  /** AWS calls of the whole fan-out, by service and command. */
+  calls: Record<string, number>;
+  /** DynamoDB capacity units those calls consumed, as DynamoDB Local reports them. */
+  units: { read: number; write: number };
 }
 
 /** A SENDING campaign to every subscribed contact of `projectId`, as POST /send leaves it, fanned out by the worker process. */
@@ -154,6 +159,8 @@ async function runDispatch(size: number): Promise<DispatchRun & { perSecond: num
   if (!run.done || run.recipients !== size) throw new Error(`The ${size}-recipient fan-out ended done=${run.done} with ${run.recipients} recipients queued`);
   const perSecond = run.recipients / run.seconds;
   console.log(`  ${size.toLocaleString('en')} recipients: ${format.rate(perSecond)} (${run.seconds.toFixed(1)} s, ${run.invocations} invocation(s)), peak RSS ${run.peakRssMb.toFixed(1)} MB (${run.baselineRssMb.toFixed(1)} MB at start), heap after GC at the end ${run.retainedHeapMb.toFixed(1)} MB (${run.startHeapMb.toFixed(1)} MB at start)`);
+  const perRecipient = (count: number) => (count / run.recipients).toFixed(3);
+  console.log(`  calls per recipient: ${Object.entries(run.calls).sort(([a], [b]) => a.localeCompare(b)).map(([name, count]) => `${name} ${perRecipient(count)}`).join(', ')}; DynamoDB units per recipient: ${perRecipient(run.units.write)} WRU, ${perRecipient(run.units.read)} RRU`);
   return { ...run, perSecond };
 }
 
@@ -195,6 +202,12 @@ async function sampleSendLatency(stack: LocalStack, label: string): Promise<Late
   const latencies = sent.filter(({ emailId }) => arrivedAt.has(emailId)).map(({ emailId, at }) => arrivedAt.get(emailId)! - at);
   const lost = sent.length - latencies.length;
   console.log(`  ${label}: p50 ${format.ms(percentile(latencies, 50))}, p99 ${format.ms(percentile(latencies, 99))}, max ${format.ms(Math.max(...latencies))}${lost ? `, ${lost} not at SES ${ARRIVAL_TIMEOUT_MS / 1000} s after the last sample` : ''}`);
+  // Where each missing one is, to trace it in the stack's log (LOCAL_STACK_LOG).
+  const { emailKeys } = await import('../../shared/emails/keys');
+  for (const { emailId, at } of sent.filter(({ emailId }) => !arrivedAt.has(emailId))) {
+    const { Item } = await benchDocumentClient(stack).send(new GetCommand({ TableName: TABLE_NAME, Key: emailKeys.email(stack.projectId, emailId), ConsistentRead: true }));
+    console.log(`    missing ${emailId} (sent ${new Date(at).toISOString()}): ${Item ? `${Item.status}, updated ${Item.updatedAt}${Item.failureReason ? `, ${Item.failureReason}` : ''}` : 'no record'}`);
+  }
   return { latencies, lost, from, to };
 }
 
@@ -265,6 +278,7 @@ export const campaignsSection: Section = {
       ['raw BatchWriteItem of as many email records + SendMessageBatch (informational)', `${format.rate(rawWithRecords)} (fan-out ${format.ratio(large.perSecond / rawWithRecords)} of it)`],
       ['dispatch peak RSS, 10k / 50k', `${small.peakRssMb.toFixed(1)} / ${large.peakRssMb.toFixed(1)} MB (${(memoryGrowth * 100).toFixed(1)} %)`],
       ['dispatch heap after GC at the end, 10k / 50k', `${small.retainedHeapMb.toFixed(1)} / ${large.retainedHeapMb.toFixed(1)} MB`],
+      ['dispatch calls per recipient, 50k (for the README cost page)', `${(Object.values(large.calls).reduce((sum, count) => sum + count, 0) / large.recipients).toFixed(3)} (${(large.units.write / large.recipients).toFixed(2)} WRU, ${(large.units.read / large.recipients).toFixed(2)} RRU)`],
       ['/v1/send → SES p50 / p99, alone', `${format.ms(percentile(alone.latencies, 50))} / ${format.ms(p99(alone))}`],
       ['/v1/send → SES p50 / p99, beside the campaign', `${format.ms(percentile(beside.latencies, 50))} / ${format.ms(p99(beside))}`],
       ['all SES arrivals/s while sampling beside the campaign', format.rate(sesRate)],
