@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
@@ -7,6 +7,7 @@ import { requiredEnv } from '../config/env';
 import { tableName } from '../db/table';
 import { derivedUlid } from '../events/events';
 import { sqsClient } from '../queue/handler';
+import { sendMessageBatches } from '../queue/send-batches';
 import type { WebhookEvent } from './events';
 import { webhookKeys } from './keys';
 
@@ -101,21 +102,8 @@ export async function queueDeliveries(projectId: string, event: WebhookEvent, en
     messages.push({ projectId, endpointId, deliveryId });
     deliveries.push(delivery);
   }
-  await enqueue(messages);
+  await sendMessageBatches(deliveryQueueUrl, messages.map((message) => JSON.stringify(message)));
   return deliveries;
-}
-
-async function enqueue(messages: DeliveryMessage[]): Promise<void> {
-  for (let start = 0; start < messages.length; start += 10) {
-    let entries = messages.slice(start, start + 10).map((message, index) => ({ Id: String(index), MessageBody: JSON.stringify(message) }));
-    for (let attempt = 0; entries.length > 0; attempt++) {
-      if (attempt >= 5) throw new Error(`SQS refused ${entries.length} webhook delivery messages`);
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
-      const { Failed = [] } = await sqsClient.send(new SendMessageBatchCommand({ QueueUrl: deliveryQueueUrl, Entries: entries }));
-      const failedIds = new Set(Failed.map((failure) => failure.Id));
-      entries = entries.filter((entry) => failedIds.has(entry.Id));
-    }
-  }
 }
 
 /** The message again, after `seconds` (at most one SQS delay; the next receipt waits on if needed). */
