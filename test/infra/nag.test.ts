@@ -1,17 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { App, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { addBestPracticeChecks } from '../../infra/nag';
 import { MailwrightStack } from '../../infra/stack';
-
-/** The feature flags `cdk synth` runs with. */
-const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+import { assertionApp } from './template';
 
 /** The stack as `npm run synth` builds it, without esbuild bundling (slow; covered by synth.test.ts). */
 function stackOf(context: Record<string, unknown> = {}, retainData = true) {
-  const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], ...context } });
+  const app = assertionApp(context);
   const stack = new MailwrightStack(app, 'Mailwright', { retainData });
   return { app, stack };
 }

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { App, Stack } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -18,21 +17,18 @@ const functionCount = functionGroups.length + consumerGroups.length + otherFunct
 import { functionGroups, routes, type Route } from '../../shared/http/routes';
 import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
 import { tableSchema } from '../../shared/db/schema';
+import { assertionApp } from './template';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; Metadata?: Record<string, any> };
 
 /** The feature flags `cdk synth` runs with. */
-const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
 
 /**
  * Skips esbuild bundling (slow, and covered by `npm run synth`; entries must still exist) and
  * records construct paths, which the tests use to find resources.
  */
 function synth(props: MailwrightStackProps = {}, context: Record<string, unknown> = {}): Template {
-  const app = new App({
-    context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true, ...context },
-  });
-  return Template.fromStack(new MailwrightStack(app, 'Mailwright', props));
+  return Template.fromStack(new MailwrightStack(assertionApp(context), 'Mailwright', props));
 }
 
 const pascal = (name: string) => name.replace(/(^|[^a-zA-Z0-9])([a-zA-Z0-9])/g, (_, __, c: string) => c.toUpperCase());
@@ -466,8 +462,7 @@ describe('MailwrightStack CORS preflight', () => {
 describe('MailwrightFunction bind methods', () => {
   let template: Template;
   beforeAll(() => {
-    const app = new App({ context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [] } });
-    const stack = new Stack(app, 'Bind');
+    const stack = new Stack(assertionApp(), 'Bind');
     const fn = new MailwrightFunction(stack, 'Fn', { group: functionGroups[0] });
     fn.bindTable(new Table(stack, 'T', { partitionKey: { name: 'PK', type: AttributeType.STRING } }), 'read');
     fn.bindQueue(new Queue(stack, 'Q'), 'SEND_QUEUE_URL');
