@@ -194,9 +194,11 @@ async function sampleSendLatency(stack: LocalStack, label: string): Promise<Late
   const to = Date.now();
   const arrivedAt = new Map<string, number>();
   const deadline = Date.now() + ARRIVAL_TIMEOUT_MS;
-  while (arrivedAt.size < sent.length && Date.now() < deadline) {
+  // The arrivals hold the campaign's mail too: wait on the samples themselves.
+  const allArrived = () => sent.every(({ emailId }) => arrivedAt.has(emailId));
+  while (Date.now() < deadline) {
     for (const arrival of await arrivals(stack)) if (arrival.emailId) arrivedAt.set(arrival.emailId, arrival.at);
-    if (sent.every(({ emailId }) => arrivedAt.has(emailId))) break;
+    if (allArrived()) break;
     await sleep(1_000);
   }
   const latencies = sent.filter(({ emailId }) => arrivedAt.has(emailId)).map(({ emailId, at }) => arrivedAt.get(emailId)! - at);
