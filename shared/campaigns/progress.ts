@@ -31,6 +31,29 @@ export async function queuedMailFate(projectId: string, campaignId: string): Pro
   return Item ? queuedMailFates[Item.status as CampaignStatus] : 'cancel';
 }
 
+/** How long a campaign status read before a send slot is reused for the campaign's other mail. */
+const RECENT_FATE_MS = 1_000;
+const recentFates = new Map<string, { fate: QueuedMailFate; readAt: number }>();
+
+/**
+ * The fate as read at most a second ago in this instance: the sender's early look, before it waits
+ * for a pacer slot, so that the mail of a cancelled or paused campaign takes no slots (and a large
+ * cancelled campaign settles at DynamoDB's pace, not the send rate) without a read per email. Only
+ * a hint: what is done with the email is decided on a fresh read (queuedMailFate).
+ */
+export async function recentQueuedMailFate(projectId: string, campaignId: string, now = Date.now()): Promise<QueuedMailFate> {
+  const key = `${projectId}#${campaignId}`;
+  const recent = recentFates.get(key);
+  if (recent && now - recent.readAt < RECENT_FATE_MS) return recent.fate;
+  const fate = await queuedMailFate(projectId, campaignId);
+  if (recentFates.size > 1_000) recentFates.clear();
+  recentFates.set(key, { fate, readAt: now });
+  return fate;
+}
+
+/** For tests: forget the statuses read. */
+export const resetRecentFates = () => recentFates.clear();
+
 /**
  * Holds back a claimed email of a PAUSED campaign without losing it, in one transaction: the
  * campaign is checked to be PAUSED, the email goes back to QUEUED (its claim released) and a marker

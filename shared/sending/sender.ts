@@ -18,7 +18,7 @@ import { RetryLater } from '../queue/errors';
 import { countOutcome } from '../stats/stats';
 import { isSuppressed } from '../suppression/suppression';
 import { acquireSendSlot, admitSend, type SendLane } from './pacer';
-import { parkCampaignEmail, queuedMailFate, settleCampaignEmail } from '../campaigns/progress';
+import { parkCampaignEmail, queuedMailFate, recentQueuedMailFate, settleCampaignEmail } from '../campaigns/progress';
 import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, sesClient, type AttachmentContent } from './ses';
 
 /** Configuration, read once at cold start. */
@@ -85,6 +85,8 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
       return;
     }
     attachments = loaded;
+    // Mail of a campaign cancelled or paused before its turn takes no pacer slot (the look is a hint; the hold reads again).
+    if (email.source.type === 'campaign' && (await recentQueuedMailFate(email.projectId, email.source.id!)) !== 'send' && (await holdCampaignMail(email))) return;
     await acquireSendSlot(config.ratePerSecond, Date.now, lane);
     // Checked at the last moment: mail of a campaign cancelled or paused while this waited never leaves.
     if (email.source.type === 'campaign' && (await holdCampaignMail(email))) return;

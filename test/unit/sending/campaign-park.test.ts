@@ -6,6 +6,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../functions/campaign-sender/handler';
 import type { EmailRecord } from '../../../shared/emails/emails';
+import { recentQueuedMailFate, resetRecentFates } from '../../../shared/campaigns/progress';
 import { resetPacerMemory } from '../../../shared/sending/pacer';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -64,6 +65,8 @@ function prepareTable() {
 
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
 const statusReads = () => ddb.commandCalls(GetCommand).filter((call) => call.args[0].input.Key!.SK === campaignKey.SK);
+const pacerWrites = () => ddb.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key!.PK === 'SES_PACER');
+const statusRead = { TableName: 'mailwright-test', Key: campaignKey, ConsistentRead: true, ProjectionExpression: '#status', ExpressionAttributeNames: { '#status': 'status' } };
 
 /** The park: PAUSED checked, the claim given back (SENDING → QUEUED), the marker put, all or nothing. */
 const parkItems = [
@@ -95,9 +98,10 @@ describe('campaign sender: mail of a PAUSED campaign', () => {
     ses.reset();
     sqs.reset();
     resetPacerMemory();
+    resetRecentFates();
   });
 
-  it('parks the email in one transaction, never hands it to SES, and finishes the message', async () => {
+  it('parks the email in one transaction before taking a pacer slot, never hands it to SES, and finishes the message', async () => {
     // Prepare
     prepareTable();
     ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { status: 'PAUSED' } });
@@ -108,10 +112,10 @@ describe('campaign sender: mail of a PAUSED campaign', () => {
 
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(statusReads().map((call) => call.args[0].input)).toEqual([
-      { TableName: 'mailwright-test', Key: campaignKey, ConsistentRead: true, ProjectionExpression: '#status', ExpressionAttributeNames: { '#status': 'status' } },
-    ]);
+    // The early look, then the read the park acts on
+    expect(statusReads().map((call) => call.args[0].input)).toEqual([statusRead, statusRead]);
     expect(transactions()).toEqual([parkItems]);
+    expect(pacerWrites()).toHaveLength(0);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     // Parked mail is not settled: no counter touched.
     expect(ddb.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key!.SK.startsWith('STATS#'))).toHaveLength(0);
@@ -120,16 +124,16 @@ describe('campaign sender: mail of a PAUSED campaign', () => {
   it('sends the email once when the campaign was resumed between the status read and the park', async () => {
     // Prepare: PAUSED when read, SENDING by the time the park's condition is checked
     prepareTable();
-    ddb.on(GetCommand, { Key: campaignKey }).resolvesOnce({ Item: { status: 'PAUSED' } }).resolves({ Item: { status: 'SENDING' } });
+    ddb.on(GetCommand, { Key: campaignKey }).resolvesOnce({ Item: { status: 'PAUSED' } }).resolvesOnce({ Item: { status: 'PAUSED' } }).resolves({ Item: { status: 'SENDING' } });
     ddb.on(TransactWriteCommand).rejectsOnce(conditionFailedAt(0)).resolves({});
     ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
 
     // Act
     const response = await handler(event);
 
-    // Assess
+    // Assess: the early look and the park's read (PAUSED), the read after the failed park and the last one before SendEmail (SENDING)
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(statusReads()).toHaveLength(2);
+    expect(statusReads()).toHaveLength(4);
     expect(transactions()[0]).toEqual(parkItems);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
     expect(transactions()[1]![0]!.Update).toMatchObject({ Key: emailKey, ConditionExpression: '#status = :sending', ExpressionAttributeValues: expect.objectContaining({ ':status': 'SENT', ':f0': 'ses-1' }) });
@@ -138,7 +142,7 @@ describe('campaign sender: mail of a PAUSED campaign', () => {
   it('ends the email CANCELLED when the campaign was cancelled between the status read and the park', async () => {
     // Prepare
     prepareTable();
-    ddb.on(GetCommand, { Key: campaignKey }).resolvesOnce({ Item: { status: 'PAUSED' } }).resolves({ Item: { status: 'CANCELLED' } });
+    ddb.on(GetCommand, { Key: campaignKey }).resolvesOnce({ Item: { status: 'PAUSED' } }).resolvesOnce({ Item: { status: 'PAUSED' } }).resolves({ Item: { status: 'CANCELLED' } });
     ddb.on(TransactWriteCommand).rejectsOnce(conditionFailedAt(0)).resolves({});
 
     // Act
@@ -163,5 +167,43 @@ describe('campaign sender: mail of a PAUSED campaign', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     expect(transactions()).toEqual([parkItems]);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+});
+
+describe('campaign sender: mail of a CANCELLED campaign', () => {
+  beforeEach(() => {
+    ddb.reset();
+    ses.reset();
+    sqs.reset();
+    resetPacerMemory();
+    resetRecentFates();
+  });
+
+  it('ends the email CANCELLED without taking a pacer slot, so a cancelled campaign settles at once instead of at the send rate', async () => {
+    // Prepare
+    prepareTable();
+    ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { status: 'CANCELLED' } });
+    ddb.on(TransactWriteCommand).resolves({});
+
+    // Act
+    const response = await handler(event);
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(pacerWrites()).toHaveLength(0);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(transactions()[0]![0]!.Update).toMatchObject({ Key: emailKey, ExpressionAttributeValues: expect.objectContaining({ ':status': 'CANCELLED', ':f0': 'CAMPAIGN_CANCELLED' }) });
+  });
+
+  it('reads the status for the early look once a second per campaign, not once per email', async () => {
+    // Prepare
+    ddb.on(GetCommand, { Key: campaignKey }).resolvesOnce({ Item: { status: 'SENDING' } }).resolves({ Item: { status: 'CANCELLED' } });
+
+    // Act
+    const fates = [await recentQueuedMailFate(P, C, 10_000), await recentQueuedMailFate(P, C, 10_999), await recentQueuedMailFate(P, C, 11_000)];
+
+    // Assess
+    expect(fates).toEqual(['send', 'send', 'cancel']);
+    expect(statusReads()).toHaveLength(2);
   });
 });
