@@ -72,6 +72,8 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
 
   let attachments: AttachmentContent[];
   try {
+    // Mail of a campaign cancelled or paused before its turn is held first: no contact or suppression read, no pacer slot (the look is a hint; the hold reads again).
+    if (email.source.type === 'campaign' && (await recentQueuedMailFate(email.projectId, email.source.id!)) !== 'send' && (await holdCampaignMail(email))) return;
     const blocked = await blockReason(email);
     if (blocked) {
       await finish(email, 'SUPPRESSED', { failureReason: blocked }, 'email.suppressed', { reason: blocked });
@@ -85,8 +87,6 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
       return;
     }
     attachments = loaded;
-    // Mail of a campaign cancelled or paused before its turn takes no pacer slot (the look is a hint; the hold reads again).
-    if (email.source.type === 'campaign' && (await recentQueuedMailFate(email.projectId, email.source.id!)) !== 'send' && (await holdCampaignMail(email))) return;
     await acquireSendSlot(config.ratePerSecond, Date.now, lane);
     // Checked at the last moment: mail of a campaign cancelled or paused while this waited never leaves.
     if (email.source.type === 'campaign' && (await holdCampaignMail(email))) return;

@@ -179,7 +179,7 @@ describe('campaign sender: mail of a CANCELLED campaign', () => {
     resetRecentFates();
   });
 
-  it('ends the email CANCELLED without taking a pacer slot, so a cancelled campaign settles at once instead of at the send rate', async () => {
+  it('ends the email CANCELLED without reading the contact or taking a pacer slot, so a cancelled campaign settles at once instead of at the send rate', async () => {
     // Prepare
     prepareTable();
     ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { status: 'CANCELLED' } });
@@ -190,6 +190,7 @@ describe('campaign sender: mail of a CANCELLED campaign', () => {
 
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
+    expect(ddb.commandCalls(GetCommand).filter((call) => call.args[0].input.Key!.SK !== campaignKey.SK && !call.args[0].input.Key!.SK.startsWith('STATS#'))).toEqual([]);
     expect(pacerWrites()).toHaveLength(0);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     expect(transactions()[0]![0]!.Update).toMatchObject({ Key: emailKey, ExpressionAttributeValues: expect.objectContaining({ ':status': 'CANCELLED', ':f0': 'CAMPAIGN_CANCELLED' }) });
