@@ -92,16 +92,16 @@ const parkItems = [
   { Put: { TableName: 'mailwright-test', Item: { PK: `PROJECT#${P}#CAMPAIGN#${C}#PARKED`, SK: 'EMAIL#E1', emailId: 'E1', parkedAt: expect.any(String) } } },
 ];
 
-describe('campaign sender: mail of a PAUSED campaign', () => {
-  beforeEach(() => {
-    ddb.reset();
-    ses.reset();
-    sqs.reset();
-    resetPacerMemory();
-    resetRecentFates();
-  });
+beforeEach(() => {
+  ddb.reset();
+  ses.reset();
+  sqs.reset();
+  resetPacerMemory();
+  resetRecentFates();
+});
 
-  it('parks the email in one transaction before taking a pacer slot, never hands it to SES, and finishes the message', async () => {
+describe('campaign sender: mail of a PAUSED campaign', () => {
+  it('parks the email in one transaction right after its claim (no pacer slot), never hands it to SES, and finishes the message', async () => {
     // Prepare
     prepareTable();
     ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { status: 'PAUSED' } });
@@ -171,14 +171,6 @@ describe('campaign sender: mail of a PAUSED campaign', () => {
 });
 
 describe('campaign sender: mail of a CANCELLED campaign', () => {
-  beforeEach(() => {
-    ddb.reset();
-    ses.reset();
-    sqs.reset();
-    resetPacerMemory();
-    resetRecentFates();
-  });
-
   it('ends the email CANCELLED without reading the contact or taking a pacer slot, so a cancelled campaign settles at once instead of at the send rate', async () => {
     // Prepare
     prepareTable();
