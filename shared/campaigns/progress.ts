@@ -31,15 +31,16 @@ export async function queuedMailFate(projectId: string, campaignId: string): Pro
   return Item ? queuedMailFates[Item.status as CampaignStatus] : 'cancel';
 }
 
-/** How long a campaign status read before a send slot is reused for the campaign's other mail. */
+/** How long the status read for the sender's early look is reused for the campaign's other mail. */
 const RECENT_FATE_MS = 1_000;
 const recentFates = new Map<string, { fate: QueuedMailFate; readAt: number }>();
 
 /**
- * The fate as read at most a second ago in this instance: the sender's early look, before it waits
- * for a pacer slot, so that the mail of a cancelled or paused campaign takes no slots (and a large
- * cancelled campaign settles at DynamoDB's pace, not the send rate) without a read per email. Only
- * a hint: what is done with the email is decided on a fresh read (queuedMailFate).
+ * The fate as read at most a second ago in this instance: the sender's early look, right after its
+ * claim, so that the mail of a cancelled or paused campaign takes no pacer slots and no contact or
+ * suppression reads (a large cancelled campaign settles at DynamoDB's pace, not the send rate)
+ * without a status read per email. Only a hint: what is done with the email is decided on a fresh
+ * read (queuedMailFate).
  */
 export async function recentQueuedMailFate(projectId: string, campaignId: string, now = Date.now()): Promise<QueuedMailFate> {
   const key = `${projectId}#${campaignId}`;
