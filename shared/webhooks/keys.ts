@@ -23,5 +23,6 @@ export const webhookKeys = {
   endpointPartition: (projectId: string, endpointId: string) => `${projectPartition(projectId)}#WEBHOOK#${endpointId}`,
   delivery: (projectId: string, endpointId: string, deliveryId: string) => ({ PK: webhookKeys.endpointPartition(projectId, endpointId), SK: `DELIVERY#${deliveryId}` }),
   deliveryPrefix: 'DELIVERY#',
-  slot: (projectId: string, endpointId: string, slot: number) => ({ PK: webhookKeys.endpointPartition(projectId, endpointId), SK: `SLOT#${slot}` }),
+  slot: (projectId: string, endpointId: string, slot: number) => ({ PK: webhookKeys.endpointPartition(projectId, endpointId), SK: `${webhookKeys.slotPrefix}${slot}` }),
+  slotPrefix: 'SLOT#',
 };

@@ -1,8 +1,9 @@
+import { jest } from '@jest/globals';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Webhook } from 'standardwebhooks';
 import type { StreamChange } from '../../../shared/streams/handler';
@@ -47,6 +48,7 @@ afterAll(async () => {
 beforeEach(() => {
   ddb.reset();
   sqs.reset();
+  jest.restoreAllMocks();
   received.length = 0;
   status = 200;
 });
@@ -164,16 +166,47 @@ describe('attemptDelivery', () => {
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
-  it('goes back to the queue for a few seconds when every slot of the endpoint is held', async () => {
+  it('goes back to the queue for a few seconds when every slot of the endpoint is held, after one write and one read', async () => {
+    // Prepare: every slot held for 10 s more
+    const now = new Date();
     given(deliveryItem(), endpointItem());
     ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'held', $metadata: {} }));
-    await attemptDelivery(message, new Date());
-    expect(ddb.commandCalls(PutCommand)).toHaveLength(5);
-    expect(new Set(ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!.SK)).size).toBe(5);
+    ddb.on(QueryCommand).resolves({ Items: Array.from({ length: 5 }, (_, index) => ({ SK: `SLOT#${index}`, heldUntil: now.getTime() + 10_000 })) });
+
+    // Act
+    await attemptDelivery(message, now);
+
+    // Assess
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(QueryCommand).map((call) => call.args[0].input)).toEqual([
+      {
+        TableName: 'mailwright-test',
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :slot)',
+        ExpressionAttributeValues: { ':pk': `PROJECT#${P}#WEBHOOK#${W}`, ':slot': 'SLOT#' },
+        ProjectionExpression: 'SK, heldUntil',
+        ConsistentRead: true,
+      },
+    ]);
     const delay = sqs.commandCalls(SendMessageCommand)[0]!.args[0].input.DelaySeconds!;
     expect(delay).toBeGreaterThanOrEqual(1);
     expect(delay).toBeLessThanOrEqual(5);
     expect(received).toHaveLength(0);
+  });
+
+  it('takes a free slot the read finds when the one tried first is held, and POSTs once', async () => {
+    // Prepare: SLOT#0 tried first (Math.random 0) and held; the read shows SLOT#1 held, SLOT#2's lease run out, 3 and 4 never taken
+    const now = new Date();
+    jest.spyOn(Math, 'random').mockReturnValue(0);
+    given(deliveryItem(), endpointItem());
+    ddb.on(PutCommand).rejectsOnce(new ConditionalCheckFailedException({ message: 'held', $metadata: {} })).resolves({});
+    ddb.on(QueryCommand).resolves({ Items: [{ SK: 'SLOT#0', heldUntil: now.getTime() + 10_000 }, { SK: 'SLOT#1', heldUntil: now.getTime() + 10_000 }, { SK: 'SLOT#2', heldUntil: now.getTime() - 1 }] });
+
+    // Act
+    await attemptDelivery(message, now);
+
+    // Assess
+    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!.SK)).toEqual(['SLOT#0', 'SLOT#2']);
+    expect(received).toHaveLength(1);
   });
 
   it('fails a delivery whose endpoint was deleted or disabled, without a POST', async () => {
