@@ -2,6 +2,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import { requiredEnv } from '../config/env';
 import { traced } from '../observability/tracer';
+import { sendMessageBatches } from '../queue/send-batches';
 
 const workflowQueueUrl = requiredEnv('WORKFLOW_QUEUE_URL');
 const sqs = traced(new SQSClient({}));
@@ -35,4 +36,9 @@ export async function sendStepMessage(message: StepMessage, delaySeconds = 0): P
       ...(delaySeconds > 0 ? { DelaySeconds: Math.min(MAX_QUEUE_DELAY_SECONDS, Math.ceil(delaySeconds)) } : {}),
     }),
   );
+}
+
+/** Queues several messages at once, ten per SendMessageBatch (a trigger's first steps, the waits an event wakes). */
+export async function sendStepMessages(messages: StepMessage[]): Promise<void> {
+  await sendMessageBatches(workflowQueueUrl, messages.map((message) => JSON.stringify(message)));
 }

@@ -10,7 +10,7 @@ import { ENTERED, EXITED } from '../segments/membership';
 import type { StreamChange } from '../streams/handler';
 import { enterWorkflow, executionIdFor, type ExecutionTrigger } from './executions';
 import { workflowKeys, type TriggerKind } from './keys';
-import { sendStepMessage } from './queue';
+import { sendStepMessages, type StepMessage } from './queue';
 import { readVersion } from './store';
 
 /**
@@ -84,6 +84,9 @@ export async function startExecutions(occurrence: TriggerOccurrence): Promise<nu
     ),
   );
   let entered = 0;
+  // The first steps' messages go out together after the entries (if this fails midway, the
+  // stream's retry finds the entries held by these executions and sends their messages then).
+  const firstSteps: StepMessage[] = [];
   for (const workflow of workflows) {
     const executionId = executionIdFor(workflow.workflowId, occurrence.seed, occurrence.at);
     const version = await readVersion(projectId, workflow.workflowId, workflow.version);
@@ -91,14 +94,15 @@ export async function startExecutions(occurrence: TriggerOccurrence): Promise<nu
     const first = { projectId, workflowId: workflow.workflowId, executionId, stepId: version.steps[0]!.id };
     if (guards.has(workflow.workflowId)) {
       const active = guards.get(workflow.workflowId);
-      if (active === executionId) await sendStepMessage(first);
+      if (active === executionId) firstSteps.push(first);
       if (active !== undefined || !workflow.allowReentry) continue;
     }
     const outcome = await enterWorkflow(projectId, { ...workflow, firstStepId: first.stepId }, contactId, executionId, occurrence.trigger, new Date(occurrence.at));
     if (outcome === 'REFUSED') continue;
-    await sendStepMessage(first);
+    firstSteps.push(first);
     if (outcome === 'ENTERED') entered++;
   }
+  await sendStepMessages(firstSteps);
   return entered;
 }
 
@@ -110,14 +114,14 @@ export async function wakeWaiting(occurrence: TriggerOccurrence): Promise<number
     ExpressionAttributeValues: { ':pk': workflowKeys.partition(occurrence.projectId), ':prefix': workflowKeys.waitPrefix(occurrence.contactId, occurrence.event.name) },
     ConsistentRead: true,
   });
-  for (const item of waiting) {
-    await sendStepMessage({
+  await sendStepMessages(
+    waiting.map((item) => ({
       projectId: occurrence.projectId,
       workflowId: item.workflowId as string,
       executionId: item.executionId as string,
       stepId: item.stepId as string,
       event: occurrence.event,
-    });
-  }
+    })),
+  );
   return waiting.length;
 }

@@ -1,4 +1,4 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { decodeTime } from 'ulid';
@@ -22,12 +22,13 @@ const eventInsert = (name: string, data: Record<string, unknown> = {}) => ({
   newImage: { eventId: E, name, contactId: C, data, createdAt: new Date(decodeTime(E)).toISOString() },
 });
 
-const sent = () => sqs.commandCalls(SendMessageCommand).map((call) => JSON.parse(call.args[0].input.MessageBody!));
+/** The step messages queued, in order; each call a SendMessageBatch of up to ten. */
+const sent = () => sqs.commandCalls(SendMessageBatchCommand).flatMap((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!)));
 
 beforeEach(() => {
   ddb.reset();
   sqs.reset();
-  sqs.on(SendMessageCommand).resolves({});
+  sqs.on(SendMessageBatchCommand).resolves({ Failed: [] });
 });
 
 describe('occurrenceOf', () => {
@@ -91,6 +92,8 @@ describe('startExecutions', () => {
       { projectId: P, workflowId: WA, executionId: executionOf(WA), stepId: `first-${WA}` },
       { projectId: P, workflowId: WD, executionId: executionOf(WD), stepId: `first-${WD}` },
     ]);
+    // One SendMessageBatch for the occurrence's first steps, after the entries.
+    expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(1);
     // Execution ids carry the trigger's time.
     expect(decodeTime(executionOf(WA))).toBe(decodeTime(E));
   });
