@@ -1,11 +1,10 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import { requiredEnv } from '../config/env';
-import { traced } from '../observability/tracer';
+import { sqsClient } from '../queue/handler';
 import { sendMessageBatches } from '../queue/send-batches';
 
 const workflowQueueUrl = requiredEnv('WORKFLOW_QUEUE_URL');
-const sqs = traced(new SQSClient({}));
 
 /** SQS delays a message by at most 15 minutes; longer waits go through EventBridge Scheduler. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;
@@ -29,7 +28,7 @@ export const parseStepMessage = (body: unknown): StepMessage => v.parse(stepMess
 
 /** Queues the message, delayed by up to 15 minutes. */
 export async function sendStepMessage(message: StepMessage, delaySeconds = 0): Promise<void> {
-  await sqs.send(
+  await sqsClient.send(
     new SendMessageCommand({
       QueueUrl: workflowQueueUrl,
       MessageBody: JSON.stringify(message),
