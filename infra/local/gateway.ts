@@ -133,6 +133,8 @@ export interface GatewayOptions {
   runner: (functionLogicalId: string) => FunctionRunner;
   permissions: LambdaPermissions;
   health: () => Promise<{ ok: boolean; detail: Record<string, string> }>;
+  /** Lambda's Invoke and ListFunctions API, served locally beside the API (see lambda/invoke-api.ts). */
+  lambdaApi?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
 }
 
 interface CachedPolicy {
@@ -175,6 +177,7 @@ export function createLocalGateway(options: GatewayOptions): Server {
       res.writeHead(health.ok ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: health.ok ? 'ok' : 'starting', ...health.detail }));
       return;
     }
+    if (url.pathname.startsWith('/2015-03-31/functions') && (await options.lambdaApi?.(req, res, url))) return;
 
     const body = await readBody(req, API_GATEWAY_BODY_LIMIT);
     if (body === null) return sendGatewayResponse(res, 'REQUEST_TOO_LARGE', 413, requestId);

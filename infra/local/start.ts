@@ -22,6 +22,7 @@ import { functionEndpoints, localAwsEnvironment, localContext, localSettings, ty
 import { createEventBus, type BusEvent } from './event-bus';
 import { apiDefinition, createLocalGateway } from './gateway';
 import { localFunctions } from './lambda/functions';
+import { lambdaInvokeApi } from './lambda/invoke-api';
 import { lambdaPermissions } from './lambda/permissions';
 import { FunctionRunner, type LocalFunction } from './lambda/runner';
 import { sqsMappings, startSqsMapping } from './pollers';
@@ -109,7 +110,7 @@ async function main() {
     public: process.env.LOCAL_PUBLIC_KEY || undefined,
   }, settings.senderDomain);
 
-  const gateway = createLocalGateway({ api: apiDefinition(assembly.template, resources.resolve), runner: (logicalId) => runners.get(logicalId)!, permissions, health: () => health(settings.tableName) });
+  const gateway = createLocalGateway({ api: apiDefinition(assembly.template, resources.resolve), runner: (logicalId) => runners.get(logicalId)!, permissions, health: () => health(settings.tableName), lambdaApi: lambdaInvokeApi(() => runners.values()) });
   await listen(gateway, ports.PORT);
   stops.push(() => new Promise((resolve) => { gateway.closeAllConnections(); gateway.close(() => resolve()); }));
 

@@ -34,7 +34,8 @@ export interface InvokeError {
   stack?: string[];
 }
 
-export type InvokeOutcome = { ok: true; result: unknown } | { ok: false; error: InvokeError };
+/** `atInit`: the environment's cold start failed (the handler was never called). */
+export type InvokeOutcome = { ok: true; result: unknown } | { ok: false; error: InvokeError; atInit?: boolean };
 
 interface Environment {
   worker: Worker;
@@ -83,7 +84,7 @@ export class FunctionRunner {
       const initError = await environment.ready;
       if (initError) {
         this.discard(environment);
-        return { ok: false, error: initError };
+        return { ok: false, error: initError, atInit: true };
       }
       return await new Promise<InvokeOutcome>((resolve) => {
         const timer = setTimeout(() => {
