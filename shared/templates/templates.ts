@@ -10,6 +10,7 @@ import { conflict, notFound } from '../http/errors';
 import { templateKeys } from './keys';
 import { assertTemplateParses } from './render';
 import type { CreateTemplateInput, ListTemplatesQuery, Sender, TemplateChanges, TemplateType } from './schemas';
+import { ULID_PATTERN } from '../http/ids';
 
 export interface Template {
   id: string;
@@ -32,9 +33,7 @@ export interface Page<T> {
   total: number;
 }
 
-
 const MAX_ATTEMPTS = 4;
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** Creates the template and counts it (total and per type), in one transaction. */
 export async function createTemplate(projectId: string, input: CreateTemplateInput): Promise<Template> {

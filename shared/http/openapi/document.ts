@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { resourceIdSchema } from '../ids';
 import { errorEnvelopeSchema, successEnvelope } from '../responses';
 import { routeKey, routes as routeTable, type Route } from '../routes';
 import { toOpenApiSchema, type JsonSchema } from './convert';
@@ -57,7 +58,12 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable, oper
 }
 
 function operation(route: Route, doc: OperationDoc, components: Components): JsonSchema {
-  const parameters: JsonSchema[] = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const parameters: JsonSchema[] = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: match[1] === 'id' ? toOpenApiSchema(resourceIdSchema, 'request') : { type: 'string' },
+  }));
   if (doc.query) {
     const query = components.hoist(toOpenApiSchema(doc.query, 'request'));
     const required = new Set<string>(query.required ?? []);
