@@ -19,7 +19,7 @@ Bodies are JSON (parsed as JSON whatever their \`Content-Type\`, except CSV impo
 
 ## Sending
 
-\`POST /v1/send\` sends a transactional email to up to 50 recipients, from a template or a subject and body (HTML or Markdown) with \`{{variables}}\`, from a verified domain, with custom headers and attachments; an \`Idempotency-Key\` header makes retries safe for 24 hours. Each recipient becomes a contact. \`POST /v1/verify\` checks an address (syntax, domain and MX records, disposable domains, aliases, plus addressing, likely typos) without sending anything.
+\`POST /v1/send\` sends a transactional email to up to 50 recipients, from a template or a subject and body (HTML or Markdown) with \`{{variables}}\`, always with a plain-text part beside the HTML (\`text\`, or made from the HTML), from a verified domain, with custom headers and attachments; an \`Idempotency-Key\` header makes retries safe for 24 hours. Each recipient becomes a contact. \`POST /v1/verify\` checks an address (syntax, domain and MX records, disposable domains, aliases, plus addressing, likely typos) without sending anything.
 
 ## Events
 
