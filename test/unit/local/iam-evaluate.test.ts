@@ -25,6 +25,17 @@ describe('createAuthorizer against the synthesized template', () => {
     payloadBucket = `arn:aws:s3:::${idAt(template, 'AWS::S3::Bucket', 'PayloadBucket/Resource').toLowerCase()}`;
   });
 
+  it('collects every role’s policies, each function’s permissions and each queue’s and bucket’s policy', () => {
+    // Prepare
+    const count = (type: string) => Object.values(json.Resources).filter((resource) => resource.Type === type).length;
+
+    // Assess
+    expect(policies.identity.size).toBe(count('AWS::IAM::Role'));
+    expect([...policies.identity].filter(([, attached]) => attached.length === 0).map(([roleArn]) => roleArn)).toEqual([]);
+    expect([...policies.functions.values()].flatMap((document) => document.Statement)).toHaveLength(count('AWS::Lambda::Permission'));
+    expect(policies.resources.size).toBe(count('AWS::SQS::QueuePolicy') + count('AWS::S3::BucketPolicy'));
+  });
+
   it('lets the sender role send through the configuration set, and not the contacts role', async () => {
     // Prepare
     const send = [request('ses:SendEmail', SES_IDENTITY), request('ses:SendEmail', SES_CONFIGURATION_SET)];
