@@ -3,7 +3,8 @@ import { createAuthorizer, roleSessionArn, type Authorizer } from '../../../infr
 import { collectPolicies, type CfnTemplate, type StackPolicies } from '../../../infra/local/iam/policies';
 import { authorizationRequests, type AuthorizationRequest } from '../../../infra/local/iam/requests';
 import { idAt } from '../../infra/template';
-import { ACCOUNT, API_ID, AUTHORIZER_ID, CONFIGURATION_SET, functionArn, queueOf, REGION, roleOf, STREAM_ARN, synthesize, TABLE_ARN } from './iam-template';
+import { ACCOUNT, API_ID, AUTHORIZER_ID, CONFIGURATION_SET, functionArn, REGION, STREAM_ARN, TABLE_ARN } from './iam-fixture';
+import { queueOf, roleOf, synthesize } from './iam-template';
 
 const request = (action: string, resource: string, context: AuthorizationRequest['context'] = {}): AuthorizationRequest => ({ action, resource, context });
 const SES_IDENTITY = `arn:aws:ses:${REGION}:${ACCOUNT}:identity/example.com`;
