@@ -64,23 +64,23 @@ export function createAuthorizer(policies: StackPolicies, options: AuthorizerOpt
   const cache = new Map<string, Promise<Outcome>>();
   const stats: AuthorizerStats = { decisions: 0, cacheHits: 0, simulations: 0, simulationMs: 0 };
 
-  async function simulate(simulation: Simulation): Promise<Outcome> {
+  /** `implicit` says why nothing allowed the request: which kind of policy could have. */
+  async function simulate(simulation: Simulation, implicit: string): Promise<Outcome> {
     const started = performance.now();
     const result = await runSimulation(simulation, {});
     stats.simulations += 1;
     stats.simulationMs += performance.now() - started;
-    const { action } = simulation.request;
     if (result.resultType === 'error') return { allowed: false, reason: `because the local IAM simulation rejected the request (${result.errors.message})` };
     if (result.overallResult === 'Allowed') return { allowed: true };
     const analysis = result.resultType === 'single' ? result.result.analysis : result.results[0]?.analysis;
     const explicit = analysis ? getDenialReasons(analysis).find((denial) => denial.denialType === 'Explicit') : undefined;
     if (explicit?.policyType === 'resource') return { allowed: false, reason: 'with an explicit deny in a resource-based policy' };
     if (explicit) return { allowed: false, reason: 'with an explicit deny in an identity-based policy' };
-    return { allowed: false, reason: `because no identity-based policy allows the ${action} action` };
+    return { allowed: false, reason: implicit };
   }
 
   /** Decides through the cache; concurrent identical requests share one simulation. */
-  function decide(key: string, simulation: () => Simulation): Promise<Outcome> {
+  function decide(key: string, simulation: () => Simulation, implicit: string): Promise<Outcome> {
     stats.decisions += 1;
     const cached = cache.get(key);
     if (cached) {
@@ -90,7 +90,7 @@ export function createAuthorizer(policies: StackPolicies, options: AuthorizerOpt
       cache.set(key, cached);
       return cached;
     }
-    const outcome = simulate(simulation());
+    const outcome = simulate(simulation(), implicit);
     cache.set(key, outcome);
     if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
     return outcome;
@@ -120,18 +120,16 @@ export function createAuthorizer(policies: StackPolicies, options: AuthorizerOpt
       return firstDenied(requests, (request) => {
         const context: AuthorizationContext = { ...request.context, 'aws:SecureTransport': 'true', 'aws:PrincipalArn': roleArn, 'aws:PrincipalAccount': account };
         const full = { ...request, context };
-        return decide(keyOf(roleArn, full), () => simulation(principal, full, identityPolicies, resourcePolicyFor(policies, request.resource)));
+        const implicit = `because no identity-based policy allows the ${request.action} action`;
+        return decide(keyOf(roleArn, full), () => simulation(principal, full, identityPolicies, resourcePolicyFor(policies, request.resource)), implicit);
       });
     },
     authorizeInvoke({ functionArn, principal, sourceArn, sourceAccount }) {
       const context: AuthorizationContext = { 'aws:SecureTransport': 'true', ...(sourceArn ? { 'aws:SourceArn': sourceArn } : {}), ...(sourceAccount ? { 'aws:SourceAccount': sourceAccount } : {}) };
       const request: AuthorizationRequest = { action: 'lambda:InvokeFunction', resource: functionArn, context };
-      return firstDenied([request], () =>
-        decide(keyOf(principal, request), () => simulation(principal, request, [], policies.functions.get(functionArn))).then((outcome) =>
-          // A service principal has no identity policies: only the function's policy can allow it.
-          outcome.allowed ? outcome : { allowed: false, reason: 'because no resource-based policy allows the lambda:InvokeFunction action' },
-        ),
-      );
+      // A service principal has no identity policies: only the function's policy can allow it.
+      const implicit = 'because no resource-based policy allows the lambda:InvokeFunction action';
+      return firstDenied([request], () => decide(keyOf(principal, request), () => simulation(principal, request, [], policies.functions.get(functionArn)), implicit));
     },
     stats: () => ({ ...stats }),
   };

@@ -40,9 +40,10 @@ export async function startIamProxy(options: IamProxyOptions): Promise<IamProxy>
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
-      log(`IAM proxy (${service}): ${error.message}`);
+      log(`IAM proxy (${service}) failed on ${req.method} ${req.url}: ${error.message}`);
+      // A 5xx the SDK retries, as it would a service fault.
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`The local IAM proxy could not reach the ${service} emulator: ${error.message}`);
+      res.end(`The local IAM proxy for ${service} failed: ${error.message}`);
     });
   });
 
@@ -94,6 +95,10 @@ export async function startIamProxy(options: IamProxyOptions): Promise<IamProxy>
         answer.on('error', reject);
       });
       upstream.on('error', reject);
+      // A client that goes away takes its upstream request with it.
+      res.on('close', () => {
+        if (!res.writableFinished) upstream.destroy();
+      });
       if (body) upstream.end(body);
       else req.pipe(upstream);
     });
