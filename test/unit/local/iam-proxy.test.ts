@@ -328,4 +328,21 @@ describe('startIamProxy', () => {
     );
     expect(received).toHaveLength(0);
   });
+
+  it('answers 502, which the SDK retries, when the emulator cannot be reached', async () => {
+    // Prepare: a port nothing listens on any more
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const proxy = await startIamProxy({ service: 'dynamodb', target: `http://127.0.0.1:${port}`, principals: (key) => keys[key], authorizer: createAuthorizer(policies, { account: ACCOUNT }), region: REGION, account: ACCOUNT, log });
+
+    // Act
+    const error = await failure(client(DynamoDBClient, 'dynamodb', 'READERKEY', { endpoint: proxy.url }).send(new GetItemCommand({ TableName: 'mailwright', Key: { pk: { S: 'a' } } })));
+    await proxy.stop();
+
+    // Assess
+    expect(error.$metadata.httpStatusCode).toBe(502);
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(/^IAM proxy \(dynamodb\) failed on POST \/: connect ECONNREFUSED 127\.0\.0\.1:\d+$/));
+  });
 });
