@@ -43,10 +43,12 @@ export function collectPolicies(template: CfnTemplate, resolve: Resolve): StackP
   const identity = new Map<string, NamedPolicy[]>();
   const roleArnByName = new Map<string, string>();
   for (const [id, properties] of ofType('AWS::IAM::Role')) {
-    // An AWS managed policy's document is not in the template: evaluating without it would deny
-    // what AWS allows, so say so instead of guessing.
+    // A managed policy's document is not in the template, and a permissions boundary would narrow
+    // what the role's policies allow: evaluating without either would differ from AWS, so say so
+    // instead of guessing.
     const managed = properties.ManagedPolicyArns as unknown[] | undefined;
     if (managed?.length) throw new TemplatePolicyError(`Role ${id} attaches managed policies (${JSON.stringify(resolve(managed))}), which the local IAM simulation cannot read`);
+    if (properties.PermissionsBoundary !== undefined) throw new TemplatePolicyError(`Role ${id} has a permissions boundary, which the local IAM simulation does not apply`);
     const arn = arnOf(id);
     roleArnByName.set(text(resolve({ Ref: id }), `${id} name`), arn);
     const inline = (properties.Policies as { PolicyName: unknown; PolicyDocument: unknown }[] | undefined) ?? [];

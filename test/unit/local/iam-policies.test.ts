@@ -105,6 +105,17 @@ describe('collectPolicies', () => {
     );
   });
 
+  it('refuses a role with a permissions boundary, which it does not apply', () => {
+    // Prepare
+    const resources: CfnTemplate['Resources'] = { Role: { Type: 'AWS::IAM::Role', Properties: { PermissionsBoundary: 'arn:aws:iam::123456789012:policy/boundary' } } };
+
+    // Act
+    const act = () => collect(resources);
+
+    // Assess
+    expect(act).toThrow(new TemplatePolicyError('Role Role has a permissions boundary, which the local IAM simulation does not apply'));
+  });
+
   it('refuses a policy naming a role the template does not declare', () => {
     // Prepare
     const resources: CfnTemplate['Resources'] = { Policy: { Type: 'AWS::IAM::Policy', Properties: { Roles: ['elsewhere'], PolicyDocument: doc(allowSend) } } };
