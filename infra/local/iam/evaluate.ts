@@ -92,6 +92,8 @@ export function createAuthorizer(policies: StackPolicies, options: AuthorizerOpt
     }
     const outcome = simulate(simulation(), implicit);
     cache.set(key, outcome);
+    // A simulation that threw is not a decision: the next request tries again.
+    outcome.catch(() => cache.delete(key));
     if (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
     return outcome;
   }
