@@ -63,7 +63,7 @@ export function createEventBus(options: EventBusOptions) {
   async function invokeAsync(rule: Rule, functionArn: string, event: unknown) {
     const runner = options.runnerByArn(functionArn);
     if (!runner) return log(`Rule ${rule.arn}: no local function ${functionArn}`);
-    if (!options.permissions.mayInvoke(functionArn, 'events.amazonaws.com', rule.arn)) {
+    if (!(await options.permissions.mayInvoke(functionArn, 'events.amazonaws.com', rule.arn))) {
       return log(`Rule ${rule.arn} may not invoke ${runner.definition.name}: no lambda:InvokeFunction permission for events.amazonaws.com (the event is dropped, as EventBridge's delivery would fail)`);
     }
     for (let attempt = 0; ; attempt++) {

@@ -161,7 +161,7 @@ export function createLocalGateway(options: GatewayOptions): Server {
 
   async function invoke(functionLogicalId: string, event: unknown, sourceArn: string) {
     const runner = options.runner(functionLogicalId);
-    if (!options.permissions.mayInvoke(runner.definition.arn, 'apigateway.amazonaws.com', sourceArn)) {
+    if (!(await options.permissions.mayInvoke(runner.definition.arn, 'apigateway.amazonaws.com', sourceArn))) {
       return { ok: false as const, error: { errorType: 'AccessDeniedException', errorMessage: `API Gateway may not invoke ${runner.definition.name} from ${sourceArn}` } };
     }
     return runner.invoke(event);

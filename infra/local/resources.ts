@@ -85,6 +85,22 @@ export async function createLocalResources(template: CfnTemplate, names: LocalRe
   return { physical, resolve, queueUrlByArn };
 }
 
+/**
+ * Queue URLs name the endpoint the SDK sends to (it follows a QueueUrl's origin, not
+ * AWS_ENDPOINT_URL_SQS): so that functions, pollers and schedules reach the queues through the
+ * IAM front, their URLs are given its origin.
+ */
+export function serveQueuesFrom(resources: LocalResources, origin: string): void {
+  const rewrite = (url: string) => `${origin}${new URL(url).pathname}`;
+  for (const resource of resources.physical.values()) {
+    if (resource.attributes.QueueUrl) {
+      resource.ref = rewrite(resource.ref);
+      resource.attributes.QueueUrl = resource.ref;
+    }
+  }
+  for (const [arn, url] of resources.queueUrlByArn) resources.queueUrlByArn.set(arn, rewrite(url));
+}
+
 function namedResource(logicalId: string, resource: CfnResource, names: LocalResourceNames, secrets: LocalSecrets): PhysicalResource | undefined {
   const id = constructId(resource, logicalId);
   const properties = resource.Properties ?? {};

@@ -15,8 +15,12 @@ import type { Server } from 'node:http';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { readCloudAssembly, type CloudAssembly } from './cloud-assembly';
-import { roleCredentials } from './credentials';
+import { ACCOUNT, REGION, readCloudAssembly, type CloudAssembly } from './cloud-assembly';
+import { principalsOf, roleCredentials } from './credentials';
+import { createAuthorizer } from './iam/evaluate';
+import { collectPolicies } from './iam/policies';
+import { startIamProxy } from './iam/proxy';
+import type { IamService } from './iam/requests';
 import { assertJava17, assertPortsFree, startDynamoDb, startS3, startSes, startSqs, StartupError, type Stop } from './emulators';
 import { functionEndpoints, localAwsEnvironment, localContext, localSettings, type LocalSettings } from './environment';
 import { createEventBus, type BusEvent } from './event-bus';
@@ -27,7 +31,7 @@ import { lambdaPermissions } from './lambda/permissions';
 import { FunctionRunner, type LocalFunction } from './lambda/runner';
 import { sqsMappings, startSqsMapping } from './pollers';
 import type { Resolve } from './intrinsics';
-import { createLocalResources, type LocalResources } from './resources';
+import { createLocalResources, serveQueuesFrom, type LocalResources } from './resources';
 import { startStreamPoller, streamMappings } from './streams';
 import { synthesize } from './synth';
 import { watchSources } from './watch';
@@ -74,15 +78,10 @@ async function main() {
 
   const assembly = readCloudAssembly(synth.directory);
   const resources = await createLocalResources(assembly.template, settings, path.join(settings.dataDir, 'secrets.json'));
-  const endpoints = functionEndpoints({
-    dynamodb: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
-    sqs: `http://127.0.0.1:${ports.SQS_PORT}`,
-    ses: `http://127.0.0.1:${ports.SES_PORT}`,
-    s3: `http://127.0.0.1:${ports.S3_PORT}`,
-    scheduler: `http://127.0.0.1:${ports.SCHEDULER_PORT}`,
-  });
-  /** SDK clients acting as a role, through the same endpoints the functions use. */
-  const clientConfig = (roleArn: string) => ({ region: 'us-east-1', credentials: roleCredentials(roleArn) });
+  const iam = await startIamFronts(assembly, resources, settings);
+  const endpoints = functionEndpoints(iam.endpoints);
+  /** SDK clients acting as a role, through the same IAM fronts the functions use. */
+  const clientConfig = (roleArn: string) => ({ region: REGION, credentials: roleCredentials(roleArn) });
   const sqsAs = (roleArn: string) => new SQSClient({ ...clientConfig(roleArn), endpoint: endpoints.AWS_ENDPOINT_URL_SQS });
 
   const logs = functionLogs(settings);
@@ -97,7 +96,7 @@ async function main() {
   }
   stops.push(async () => void (await Promise.allSettled([...runners.values()].map((runner) => runner.stop()))));
   const runnerByArn = (arn: string) => [...runners.values()].find((runner) => runner.definition.arn === arn);
-  const permissions = lambdaPermissions(assembly.template, resources.resolve, (nameOrArn) => [...functions.values()].find((spec) => spec.arn === nameOrArn || spec.name === nameOrArn)?.arn);
+  const permissions = lambdaPermissions(iam.authorizer);
   const log = (line: string) => console.error(line);
 
   bus = createEventBus({ template: assembly.template, resolve: resources.resolve, runnerByArn, permissions, sqsAs, queueUrlByArn: resources.queueUrlByArn, log });
@@ -146,6 +145,31 @@ async function main() {
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * The local IAM: one front per service (DynamoDB with its stream, SQS, S3, SES, the Scheduler) in
+ * front of its emulator, all evaluating the template's policies with one authorizer; the
+ * functions' endpoints and the queues' URLs name the fronts.
+ */
+async function startIamFronts(assembly: CloudAssembly, resources: LocalResources, settings: LocalSettings) {
+  const authorizer = createAuthorizer(collectPolicies(assembly.template, resources.resolve), { account: ACCOUNT });
+  const roles = Object.entries(assembly.template.Resources)
+    .filter(([, resource]) => resource.Type === 'AWS::IAM::Role')
+    .map(([logicalId]) => String(resources.resolve({ 'Fn::GetAtt': [logicalId, 'Arn'] })));
+  const principals = principalsOf(roles);
+  const { ports } = settings;
+  const targets = { dynamodb: ports.DYNAMODB_PORT, sqs: ports.SQS_PORT, s3: ports.S3_PORT, ses: ports.SES_PORT, scheduler: ports.SCHEDULER_PORT } as const;
+  const fronts = await Promise.all(
+    (Object.entries(targets) as [IamService, number][]).map(async ([service, port]) => {
+      const front = await startIamProxy({ service, target: `http://127.0.0.1:${port}`, principals, authorizer, region: REGION, account: ACCOUNT, log: (message) => console.error(message) });
+      stops.push(() => front.stop());
+      return [service, front.url] as const;
+    }),
+  );
+  const endpoints = Object.fromEntries(fronts) as Record<IamService, string>;
+  serveQueuesFrom(resources, endpoints.sqs);
+  return { authorizer, endpoints };
 }
 
 /**

@@ -6,6 +6,8 @@ import { MailwrightStack } from '../../infra/stack';
 import type { CfnTemplate } from '../../infra/local/cloud-assembly';
 import { apiDefinition, createLocalGateway } from '../../infra/local/gateway';
 import { createResolver, type PhysicalResource } from '../../infra/local/intrinsics';
+import { createAuthorizer } from '../../infra/local/iam/evaluate';
+import { collectPolicies } from '../../infra/local/iam/policies';
 import { lambdaPermissions } from '../../infra/local/lambda/permissions';
 import type { FunctionRunner, InvokeOutcome } from '../../infra/local/lambda/runner';
 import type { Route } from '../../shared/http/routes';
@@ -26,11 +28,13 @@ const testRoutes: Route[] = [
 
 const template = Template.fromStack(new MailwrightStack(assertionApp(), 'Mailwright', { routes: testRoutes })).toJSON() as CfnTemplate;
 
-/** Every resource's local name is its logical id; functions' ARNs follow. */
+/** Every resource's local name is its logical id; functions' ARNs follow, other attributes are named after themselves. */
 function resolverFor(cfn: CfnTemplate) {
-  const physical = new Map<string, PhysicalResource>(
-    Object.keys(cfn.Resources).map((logicalId) => [logicalId, { ref: logicalId, attributes: { Arn: `arn:aws:lambda:us-east-1:000000000000:function:${logicalId}`, RootResourceId: 'root' } }]),
-  );
+  const attributes = (logicalId: string) =>
+    new Proxy({} as Record<string, string>, {
+      get: (_, attribute) => (attribute === 'Arn' ? `arn:aws:lambda:us-east-1:000000000000:function:${logicalId}` : attribute === 'RootResourceId' ? 'root' : `${logicalId}.${String(attribute)}`),
+    });
+  const physical = new Map<string, PhysicalResource>(Object.keys(cfn.Resources).map((logicalId) => [logicalId, { ref: logicalId, attributes: attributes(logicalId) }]));
   return createResolver({ physical, secretValue: () => 'secret' });
 }
 
@@ -59,11 +63,10 @@ async function serve(cfn: CfnTemplate) {
     [logicalIdOf('TransfersFunction')]: fakeRunner(logicalIdOf('TransfersFunction'), echo),
     [logicalIdOf('AuthorizerFunction')]: fakeRunner(logicalIdOf('AuthorizerFunction'), authorize),
   };
-  const functionArns = Object.keys(cfn.Resources).map((id) => `arn:aws:lambda:us-east-1:000000000000:function:${id}`);
   server = createLocalGateway({
     api: apiDefinition(cfn, resolve),
     runner: (logicalId) => handlers[logicalId] ?? fakeRunner(logicalId, echo),
-    permissions: lambdaPermissions(cfn, resolve, (arn) => functionArns.find((candidate) => candidate === arn)),
+    permissions: lambdaPermissions(createAuthorizer(collectPolicies(cfn, resolve), { account: '000000000000' })),
     health: async () => ({ ok: true, detail: {} }),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -1,40 +1,16 @@
-import { resourcesOfType, type CfnTemplate } from '../cloud-assembly';
-import type { Resolve } from '../intrinsics';
+import { ACCOUNT } from '../cloud-assembly';
+import type { Authorizer } from '../iam/evaluate';
 
 /**
- * Functions' resource policies (AWS::Lambda::Permission): which AWS service may invoke a function
- * from which source — API Gateway for the API's methods and authorizer, EventBridge for a rule's
- * targets. The local gateway and event bus ask before they invoke, as the services are checked in AWS.
+ * Functions' resource policies (AWS::Lambda::Permission), as the services that invoke them are
+ * checked in AWS: API Gateway for the API's methods and authorizer, EventBridge for a rule's
+ * targets. Evaluated by the local IAM (infra/local/iam/evaluate.ts).
  */
-interface Permission {
-  functionArn: string;
-  principal: string;
-  sourceArn?: RegExp;
-  sourceAccount?: string;
-}
-
-const glob = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-
-export function lambdaPermissions(template: CfnTemplate, resolve: Resolve, functionArnOf: (nameOrArn: string) => string | undefined) {
-  const permissions: Permission[] = resourcesOfType(template, 'AWS::Lambda::Permission').flatMap(([, resource]) => {
-    const properties = resource.Properties ?? {};
-    const functionArn = functionArnOf(String(resolve(properties.FunctionName)));
-    if (!functionArn || !['lambda:InvokeFunction', 'lambda:*'].includes(String(properties.Action))) return [];
-    return [
-      {
-        functionArn,
-        principal: String(properties.Principal),
-        ...(properties.SourceArn ? { sourceArn: glob(String(resolve(properties.SourceArn))) } : {}),
-        ...(properties.SourceAccount ? { sourceAccount: String(resolve(properties.SourceAccount)) } : {}),
-      },
-    ];
-  });
+export function lambdaPermissions(authorizer: Authorizer) {
   return {
     /** Whether `principal` (e.g. apigateway.amazonaws.com) may invoke the function on behalf of `sourceArn`. */
-    mayInvoke(functionArn: string, principal: string, sourceArn: string): boolean {
-      return permissions.some(
-        (permission) => permission.functionArn === functionArn && permission.principal === principal && (!permission.sourceArn || permission.sourceArn.test(sourceArn)),
-      );
+    async mayInvoke(functionArn: string, principal: string, sourceArn: string): Promise<boolean> {
+      return (await authorizer.authorizeInvoke({ functionArn, principal, sourceArn, sourceAccount: ACCOUNT })).allowed;
     },
   };
 }
