@@ -50,6 +50,8 @@ export async function createLocalResources(template: CfnTemplate, names: LocalRe
   // Queues first without their redrive policies (a DLQ must exist before a policy names its ARN).
   const sqs = new SQSClient({});
   const queues = entries.filter(([, resource]) => resource.Type === 'AWS::SQS::Queue');
+  // The emulator names its queues under an account of its own; the stack's ARNs (policies, mappings) use ours.
+  const emulatorArns = new Map<string, string>();
   for (const [logicalId, resource] of queues) {
     const name = localQueueName(constructId(resource, logicalId));
     const properties = resource.Properties ?? {};
@@ -59,13 +61,17 @@ export async function createLocalResources(template: CfnTemplate, names: LocalRe
     }
     const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
     const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
-    physical.set(logicalId, { ref: QueueUrl!, attributes: { Arn: Attributes!.QueueArn!, QueueName: name, QueueUrl: QueueUrl! } });
-    queueUrlByArn.set(Attributes!.QueueArn!, QueueUrl!);
+    const queueArn = arn('sqs', name);
+    emulatorArns.set(queueArn, Attributes!.QueueArn!);
+    physical.set(logicalId, { ref: QueueUrl!, attributes: { Arn: queueArn, QueueName: name, QueueUrl: QueueUrl! } });
+    queueUrlByArn.set(queueArn, QueueUrl!);
   }
   for (const [logicalId, resource] of queues) {
     const redrive = resource.Properties?.RedrivePolicy;
     if (!redrive) continue;
-    await sqs.send(new SetQueueAttributesCommand({ QueueUrl: physical.get(logicalId)!.ref, Attributes: { RedrivePolicy: JSON.stringify(resolve(redrive)) } }));
+    const policy = resolve(redrive) as { deadLetterTargetArn: string; maxReceiveCount: number };
+    const RedrivePolicy = JSON.stringify({ ...policy, deadLetterTargetArn: emulatorArns.get(policy.deadLetterTargetArn) ?? policy.deadLetterTargetArn });
+    await sqs.send(new SetQueueAttributesCommand({ QueueUrl: physical.get(logicalId)!.ref, Attributes: { RedrivePolicy } }));
   }
 
   const s3 = new S3Client({ forcePathStyle: true });
