@@ -1,0 +1,54 @@
+import { ulid } from 'ulid';
+import { requiredEnv } from '../config/env';
+import { putEmails, type EmailRecord } from '../emails/emails';
+import { enqueueEmails } from '../sending/send-queue';
+
+/**
+ * Invitations and password resets go out through the service's own pipeline (an email record +
+ * a send-queue message, as /v1/send does), from the address the operator chose at deploy
+ * (`-c dashboardMailFrom=…`, on a domain SES has verified). They are recorded under their own
+ * partition, not under a customer project, so they never count in a project's emails or stats.
+ */
+const mailFrom = requiredEnv('DASHBOARD_MAIL_FROM');
+export const DASHBOARD_MAIL_PROJECT = 'mailwright-dashboard';
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+export interface DashboardMail {
+  to: string;
+  subject: string;
+  /** Plain paragraphs; the link is added as a button-like anchor after them. */
+  paragraphs: string[];
+  link: { url: string; label: string };
+  /** Stands in for the contact id on the record and its events: the user or invitation it concerns. */
+  subjectId: string;
+}
+
+export async function queueDashboardMail(mail: DashboardMail): Promise<string> {
+  const now = new Date().toISOString();
+  const html = [
+    ...mail.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    `<p><a href="${escapeHtml(mail.link.url)}">${escapeHtml(mail.link.label)}</a></p>`,
+    `<p>${escapeHtml(mail.link.url)}</p>`,
+  ].join('\n');
+  const record: EmailRecord = {
+    id: ulid(),
+    projectId: DASHBOARD_MAIL_PROJECT,
+    contactId: mail.subjectId,
+    to: { email: mail.to },
+    from: { email: mailFrom, name: 'Mailwright' },
+    replyTo: [],
+    subject: mail.subject,
+    html,
+    headers: [],
+    attachments: [],
+    source: { type: 'transactional' },
+    marketing: false,
+    status: 'QUEUED',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await putEmails([record]);
+  await enqueueEmails([{ projectId: record.projectId, emailId: record.id }]);
+  return record.id;
+}
