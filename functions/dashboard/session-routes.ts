@@ -1,6 +1,7 @@
 import { acceptInvitation, confirmPasswordReset, refresh, requestPasswordReset, signIn, signOut, type Granted } from '../../shared/accounts/accounts';
 import { assertSameOriginRequest, clearedRefreshCookie, dashboardUrl, readRefreshCookie, refreshCookie } from '../../shared/accounts/browser';
 import { acceptInvitationSchema, passwordResetConfirmSchema, passwordResetRequestSchema, refreshSchema, signInSchema } from '../../shared/accounts/schemas';
+import { assertDashboardMailConfigured } from '../../shared/accounts/mail';
 import type { HttpRequest, HttpResult, RouteHandler } from '../../shared/http/handler';
 import { parseInput } from '../../shared/http/validation';
 
@@ -30,6 +31,8 @@ export const sessionRoutes: Record<string, RouteHandler> = {
 
   'POST /dashboard/session/password-reset': sessionRoute(async (request) => {
     const { email } = parseInput(passwordResetRequestSchema, request.body);
+    // Before the lookup, so an unconfigured deployment answers the same for every address.
+    assertDashboardMailConfigured();
     await requestPasswordReset(email, dashboardUrl(request.headers, request.basePath));
     return { statusCode: 202, data: { ok: true } };
   }),

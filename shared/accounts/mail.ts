@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
-import { requiredEnv } from '../config/env';
+import { ConfigError } from '../config/env';
+import { ApiError } from '../http/errors';
 import { putEmails, type EmailRecord } from '../emails/emails';
 import { enqueueEmails } from '../sending/send-queue';
 
@@ -9,7 +10,25 @@ import { enqueueEmails } from '../sending/send-queue';
  * (`-c dashboardMailFrom=…`, on a domain SES has verified). They are recorded under their own
  * partition, not under a customer project, so they never count in a project's emails or stats.
  */
-const mailFrom = requiredEnv('DASHBOARD_MAIL_FROM');
+const mailFrom = readMailFrom();
+
+/**
+ * DASHBOARD_MAIL_FROM (bindDashboardMail, from `-c dashboardMailFrom`): a stack deployed without
+ * it still signs users in, but answers 503 where it would have to mail (invitations, resets).
+ */
+function readMailFrom(): string | undefined {
+  const value = process.env.DASHBOARD_MAIL_FROM?.trim();
+  if (!value) return undefined;
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new ConfigError(`DASHBOARD_MAIL_FROM must be an email address, got "${value}"`);
+  return value;
+}
+
+export function assertDashboardMailConfigured(): string {
+  if (mailFrom) return mailFrom;
+  throw new ApiError(503, 'DASHBOARD_MAIL_NOT_CONFIGURED', 'This deployment has no sender address for dashboard mail', {
+    suggestion: 'Deploy with -c dashboardMailFrom=dashboard@<a verified domain>.',
+  });
+}
 export const DASHBOARD_MAIL_PROJECT = 'mailwright-dashboard';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
@@ -25,6 +44,7 @@ export interface DashboardMail {
 }
 
 export async function queueDashboardMail(mail: DashboardMail): Promise<string> {
+  const from = assertDashboardMailConfigured();
   const now = new Date().toISOString();
   const html = [
     ...mail.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
@@ -36,7 +56,7 @@ export async function queueDashboardMail(mail: DashboardMail): Promise<string> {
     projectId: DASHBOARD_MAIL_PROJECT,
     contactId: mail.subjectId,
     to: { email: mail.to },
-    from: { email: mailFrom, name: 'Mailwright' },
+    from: { email: from, name: 'Mailwright' },
     replyTo: [],
     subject: mail.subject,
     html,
