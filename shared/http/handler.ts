@@ -26,7 +26,7 @@ export interface HttpRequest {
   caller: Caller;
   /** The client's address as API Gateway saw it (sign-in throttling). */
   sourceIp: string;
-  /** What precedes the route path in the URL the client used: '/api' on the stage URL, '' on a custom domain or locally. */
+  /** What precedes the route path in the URL the client used: '/api' on the stage URL, '' on a custom domain (mapped to the root) or locally. */
   basePath: string;
   requestId: string;
   pathParameters: Record<string, string | undefined>;
@@ -145,10 +145,13 @@ function callerOf(route: Route, auth: Record<string, unknown>): Caller {
   return { kind: 'key', keyId: String(auth.keyId), keyKind: auth.keyKind as KeyKind };
 }
 
-/** requestContext.path carries the stage (or a base path mapping) before the resource path. */
+/**
+ * On API Gateway's own domain (…execute-api…) URLs start with the stage ('/api'); on a custom
+ * domain mapped to the API's root, and on the local gateway, they start with the route path.
+ */
 function basePathOf(event: APIGatewayProxyEvent): string {
-  const full = event.requestContext.path ?? event.path;
-  return full && event.path && full.endsWith(event.path) ? full.slice(0, full.length - event.path.length) : '';
+  const { domainName, stage } = event.requestContext;
+  return domainName?.includes('.execute-api.') && stage ? `/${stage}` : '';
 }
 
 function corsHeaders(route: Route | undefined): Record<string, string> {
