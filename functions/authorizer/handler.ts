@@ -23,7 +23,8 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
   if (!presented) throw new Error('Unauthorized');
   const record = await findApiKey(presented.key);
   if (!record) throw new Error('Unauthorized');
-  await touchApiKey(record.projectId, record.keyId);
+  // Awaited, but a failed usage note must not refuse a valid key.
+  await touchApiKey(record.projectId, record.keyId).catch((error: Error) => logger.warn('Could not record the key\'s use', { projectId: record.projectId, keyId: record.keyId, error }));
 
   const allowed =
     record.kind === 'secret'
