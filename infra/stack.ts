@@ -171,6 +171,8 @@ export class MailwrightStack extends Stack {
         group,
         // On-demand segment evaluation reads whole audiences: up to API Gateway's 29 s, more memory (README "Segments").
         ...(group === 'segments' ? { timeout: Duration.seconds(29), memorySize: 1024 } : {}),
+        // scrypt (N=2^17, 128 MiB) runs at the speed of the CPU share, which grows with memory (README "Dashboard accounts").
+        ...(group === 'dashboard' || group === 'members' ? { memorySize: 1024 } : {}),
         // The reference page's renderer is served from a file, not bundled code (README "API contract").
         ...(group === 'docs' ? { bundledFiles: [SCALAR_BUNDLE] } : {}),
         logRemovalPolicy: removalPolicy,

@@ -35,6 +35,13 @@ describe('dashboard accounts infrastructure', () => {
     }
   });
 
+  test('the functions that hash passwords get 1024 MB (more CPU for scrypt)', () => {
+    for (const path of ['DashboardFunction', 'MembersFunction']) {
+      expect(resources[idAt(template, 'AWS::Lambda::Function', `${path}/Resource`)]!.Properties.MemorySize).toBe(1024);
+    }
+    expect(resources[idAt(template, 'AWS::Lambda::Function', 'KeysFunction/Resource')]!.Properties.MemorySize).toBe(512);
+  });
+
   test('the signing key reaches only the dashboard function and the authorizer, by dynamic reference', () => {
     const secretId = idAt(template, 'AWS::SecretsManager::Secret', 'AccessTokenSigningKey/Resource');
     expect(resources[secretId]!.Properties.GenerateSecretString).toMatchObject({ PasswordLength: 64, ExcludePunctuation: true });

@@ -224,3 +224,38 @@ describe('API keys', () => {
     expect(audit).toEqual(expect.arrayContaining(['key.created', 'key.rotated', 'key.revoked']));
   });
 });
+
+describe('passwords', () => {
+  it('resets a password through the mailed link: one use, every session ends, the new password signs in', async () => {
+    // Prepare
+    const email = uniqueEmail('forgetful');
+    await admin('create-user', '--email', email, '--project', project.projectId, '--role', 'MEMBER', '--password', password);
+    const before = await signIn(email);
+    const newPassword = 'a brand new passphrase';
+
+    // Act
+    const unknown = await session('POST', '/dashboard/session/password-reset', { body: { email: uniqueEmail('nobody') } });
+    const asked = await session('POST', '/dashboard/session/password-reset', { body: { email } });
+    const [mail] = await waitForEmails(email);
+    const token = /#token=([A-Za-z0-9_-]{43})/.exec(mail!.body.html ?? '')?.[1];
+    const confirmed = await session('POST', '/dashboard/session/password-reset/confirm', { body: { token, password: newPassword } });
+    const reused = await session('POST', '/dashboard/session/password-reset/confirm', { body: { token, password: 'yet another passphrase' } });
+
+    // Assess
+    expect(unknown.status).toBe(202);
+    expect(asked.status).toBe(202);
+    expect(confirmed.status).toBe(200);
+    expect(reused.status).toBe(400);
+    expect(reused.body.error.code).toBe('INVALID_TOKEN');
+    expect((await api('GET', '/me', { key: before.grant.accessToken })).status).toBe(401);
+    expect((await session('POST', '/dashboard/session', { body: { email, password } })).status).toBe(401);
+    const after = await signIn(email, newPassword);
+
+    // A password change keeps this session and checks the current password.
+    const wrongCurrent = await api('PATCH', '/me/password', { key: after.grant.accessToken, body: { currentPassword: password, newPassword: 'the third passphrase' } });
+    const changed = await api('PATCH', '/me/password', { key: after.grant.accessToken, body: { currentPassword: newPassword, newPassword: 'the third passphrase' } });
+    expect(wrongCurrent.status).toBe(401);
+    expect(changed.status).toBe(200);
+    expect((await api('GET', '/me', { key: after.grant.accessToken })).status).toBe(200);
+  });
+});
