@@ -29,7 +29,8 @@ import {
 } from './responses';
 
 /** The OpenAPI entries of the session, account, member and key routes (README "Dashboard accounts"). */
-const csrfHeader = { name: 'X-Mailwright-Request', description: 'Must be 1: with a same-origin Origin (or Sec-Fetch-Site: same-origin), the CSRF check of every session route', schema: { type: 'string', enum: ['1'] } };
+// A pattern, not an enum: a one-value enum on a header froze the reference page's (Scalar) request client.
+const csrfHeader = { name: 'X-Mailwright-Request', description: 'Must be 1: with a same-origin Origin (or Sec-Fetch-Site: same-origin), the CSRF check of every session route', schema: { type: 'string', pattern: '^1$', maxLength: 1 } };
 const csrf: ErrorCase = { status: 403, code: 'CSRF_REJECTED', when: 'Not a same-origin request with X-Mailwright-Request: 1' };
 const sessionEnded: ErrorCase = { status: 401, code: 'UNAUTHORIZED', when: 'No refresh cookie, or its session has ended' };
 const throttled: ErrorCase = { status: 429, code: 'TOO_MANY_ATTEMPTS', when: 'Too many failed sign-ins for this account or address (Retry-After says when to retry)' };
