@@ -28,7 +28,6 @@ import {
   sessionResponseSchema,
 } from './responses';
 
-/** The OpenAPI entries of the session, account, member and key routes (README "Dashboard accounts"). */
 // A pattern, not an enum: a one-value enum on a header froze the reference page's (Scalar) request client.
 const csrfHeader = { name: 'X-Mailwright-Request', description: 'Must be 1: with a same-origin Origin (or Sec-Fetch-Site: same-origin), the CSRF check of every session route', schema: { type: 'string', pattern: '^1$', maxLength: 1 } };
 const csrf: ErrorCase = { status: 403, code: 'CSRF_REJECTED', when: 'Not a same-origin request with X-Mailwright-Request: 1' };
@@ -41,6 +40,7 @@ const lastOwner: ErrorCase = { status: 409, code: 'LAST_OWNER', when: 'The proje
 const notFound = (what: string): ErrorCase => ({ status: 404, code: 'NOT_FOUND', when: `No ${what} with this id in the project` });
 const grant = { status: 200, description: 'Signed in: the access token, and Set-Cookie mw_refresh (HttpOnly; Secure; SameSite=Strict; Path=/dashboard/session)', data: sessionGrantSchema };
 
+/** The OpenAPI entries of the session, account, member and key routes (README "Dashboard accounts"). */
 export const accountOperations: Record<string, OperationDoc> = {
   'POST /dashboard/session': {
     operationId: 'signIn',
