@@ -320,6 +320,33 @@ export class MailwrightFunction extends NodejsFunction {
     return this;
   }
 
+  /**
+   * The key that signs and checks dashboard access tokens (shared/accounts/access-tokens.ts):
+   * the generated secret as a dynamic reference, never in the template; sets ACCESS_TOKEN_SECRET.
+   */
+  bindAccessTokenKey(key: ISecret): this {
+    this.addEnvironment('ACCESS_TOKEN_SECRET', key.secretValue.unsafeUnwrap());
+    return this;
+  }
+
+  /**
+   * Dashboard mail (invitations, password resets) through the service's own pipeline: send to the
+   * send queue (SEND_QUEUE_URL), from the operator's address (DASHBOARD_MAIL_FROM, `-c
+   * dashboardMailFrom`; left unset without it, and the functions answer 503 where they would mail).
+   */
+  bindDashboardMail(mail: { sendQueue: IQueue; from?: string }): this {
+    this.bindQueue(mail.sendQueue, 'SEND_QUEUE_URL');
+    if (mail.from) this.addEnvironment('DASHBOARD_MAIL_FROM', mail.from);
+    return this;
+  }
+
+  /** UpdateItem on the table besides a read-only bindTable: the authorizer's key lastUsedAt. */
+  bindTableUpdates(table: ITable): this {
+    this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [table.tableArn] }));
+    this.addEnvironment('TABLE_NAME', table.tableName);
+    return this;
+  }
+
   bindWebhookSecretsKey(key: ISecret): this {
     this.addEnvironment('WEBHOOK_SECRETS_KEY', key.secretValue.unsafeUnwrap());
     return this;

@@ -24,6 +24,7 @@ import { webhookDeliveryPageSchema, webhookDeliveryResponseSchema, webhookRespon
 import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from '../../workflows/schemas';
 import { createdWorkflowResponseSchema, executionResponseSchema, workflowResponseSchema, workflowWithStatsResponseSchema } from '../../workflows/responses';
 import { deletedSchema, pageSchema } from '../responses';
+import { accountOperations } from '../../accounts/operations';
 
 /** An error a route answers beyond those the generator adds from the route's shape. */
 export interface ErrorCase {
@@ -594,4 +595,6 @@ export const operations: Record<string, OperationDoc> = {
     description: "Scalar's standalone bundle (@scalar/api-reference), loaded by GET /docs.",
     success: { status: 200, description: 'JavaScript', mediaType: 'text/javascript', schema: { type: 'string' } },
   },
+
+  ...accountOperations,
 };
