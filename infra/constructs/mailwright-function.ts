@@ -36,16 +36,25 @@ export interface MailwrightFunctionProps {
    * package.json, so they resolve in Lambda as they do locally.
    */
   bundledFiles?: readonly string[];
+  /**
+   * Folders of the function's own folder (functions/<group>/<folder>) the code reads at run time
+   * (the dashboard's built app): copied beside the bundle under the same name.
+   */
+  bundledFolders?: readonly string[];
 }
 
-/** Bundling hooks that copy the resolved files and their packages' package.json next to the bundle. */
-function copyPackageFiles(specifiers: readonly string[]) {
+/**
+ * Bundling hooks that copy the resolved files and their packages' package.json next to the
+ * bundle, and the function's own folders beside it.
+ */
+function copyBundledFiles(group: string, specifiers: readonly string[], folders: readonly string[]) {
   const resolveFromRoot = createRequire(`${projectRoot}package.json`);
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (inputDir: string, outputDir: string) =>
-      specifiers.flatMap((specifier) => {
+    afterBundling: (inputDir: string, outputDir: string) => [
+      ...folders.map((folder) => `cp -R "${path.join(projectRoot, 'functions', group, folder)}" "${path.join(outputDir, folder)}"`),
+      ...specifiers.flatMap((specifier) => {
         const source = resolveFromRoot.resolve(specifier);
         const packageName = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
         // exports maps rarely export package.json: find the package's folder above the file.
@@ -60,6 +69,7 @@ function copyPackageFiles(specifiers: readonly string[]) {
           `cp "${source}" "${target}"`,
         ];
       }),
+    ],
   };
 }
 
@@ -118,7 +128,9 @@ export class MailwrightFunction extends NodejsFunction {
         mainFields: ['module', 'main'],
         // CommonJS dependencies call require(); ESM output has none unless we create it.
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        ...(props.bundledFiles?.length ? { commandHooks: copyPackageFiles(props.bundledFiles) } : {}),
+        ...(props.bundledFiles?.length || props.bundledFolders?.length
+          ? { commandHooks: copyBundledFiles(props.group, props.bundledFiles ?? [], props.bundledFolders ?? []) }
+          : {}),
       },
     });
   }
@@ -277,6 +289,12 @@ export class MailwrightFunction extends NodejsFunction {
         reason: 'Schedule names are made at run time (one per campaign or workflow wait); the grant is limited to this group',
       });
     }
+    return this;
+  }
+
+  /** Pages and links that name the API's own address (the dashboard's base path); sets PUBLIC_API_URL. */
+  bindPublicApiUrl(publicApiUrl: string): this {
+    this.addEnvironment('PUBLIC_API_URL', publicApiUrl);
     return this;
   }
 

@@ -34,7 +34,7 @@ export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs', 'campaigns', 'unsubscribe'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs', 'campaigns', 'unsubscribe', 'dashboard'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -91,6 +91,10 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/openapi.json', group: 'docs', keys: [], auth: 'none', cors: true },
   { method: 'GET', path: '/docs', group: 'docs', keys: [], auth: 'none' },
   { method: 'GET', path: '/docs/scalar.js', group: 'docs', keys: [], auth: 'none' },
+
+  // The web dashboard's files (README "Dashboard"): the app signs in and then calls the routes above.
+  { method: 'GET', path: '/dashboard', group: 'dashboard', keys: [], auth: 'none' },
+  { method: 'GET', path: '/dashboard/{proxy+}', group: 'dashboard', keys: [], auth: 'none' },
 
   // Outbound webhooks (README "Webhooks").
   { method: 'POST', path: '/webhooks', group: 'webhooks', keys: secret },
