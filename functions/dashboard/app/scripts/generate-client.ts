@@ -6,6 +6,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 // As infra/contract/openapi.ts: a response schema module reads TABLE_NAME when imported; the
 // generator calls no AWS API, so any name does.
 process.env.TABLE_NAME ??= 'mailwright-openapi-generator';
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 const { buildOpenApiDocument } = await import('../../../../shared/http/openapi/document');
 
 /**

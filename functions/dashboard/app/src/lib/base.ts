@@ -3,7 +3,7 @@
  * directly under the dashboard's base (/dashboard/ locally, /api/dashboard/ behind the stage),
  * and the API is the folder above it.
  */
-const appBase = new URL('.', import.meta.url);
+const appBase = new URL(/* @vite-ignore */ '.', import.meta.url);
 
 /** The router's basename, e.g. `/api/dashboard`. */
 export const routerBasename = appBase.pathname.replace(/\/$/, '');

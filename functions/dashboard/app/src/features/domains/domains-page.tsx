@@ -114,6 +114,11 @@ function DomainCard({ id, owner }: { id: string; owner: boolean }) {
                 <td>{record.purpose}</td>
               </tr>
             ))}
+            {records.length === 0 && (
+              <tr>
+                <td colSpan={4}>No records to publish: this domain is managed outside Mailwright.</td>
+              </tr>
+            )}
           </tbody>
         </table>
       </div>
