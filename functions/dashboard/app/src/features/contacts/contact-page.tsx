@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useConfirm } from '../../components/confirm';
@@ -12,9 +12,17 @@ export function ContactPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const confirm = useConfirm();
+  const queryClient = useQueryClient();
   const contact = useContact(id);
   const update = useContactMutation((body: Parameters<typeof patchContact>[1]) => patchContact(id, body));
-  const remove = useContactMutation(() => deleteContact(id));
+  const remove = useMutation({
+    mutationFn: () => deleteContact(id),
+    // The lists and counts refresh; the deleted contact's own query is left alone (it would read a 404).
+    onSuccess: () => {
+      navigate('/contacts');
+      void queryClient.invalidateQueries({ queryKey: ['contacts'], predicate: (query) => query.queryKey[1] !== 'one' });
+    },
+  });
 
   if (contact.isPending) return <Loading what="the contact" />;
   if (contact.error) return <ErrorNote error={contact.error} />;
@@ -28,7 +36,7 @@ export function ContactPage() {
           className="danger"
           onClick={async () => {
             if (await confirm({ title: 'Delete this contact?', message: `${email} and its data are removed for good.`, confirmLabel: 'Delete contact' })) {
-              remove.mutate(undefined, { onSuccess: () => navigate('/contacts') });
+              remove.mutate();
             }
           }}
         >

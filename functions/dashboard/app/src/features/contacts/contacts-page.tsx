@@ -98,7 +98,7 @@ export function ContactsPage() {
       {contacts.isPending ? (
         <Loading what="contacts" />
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <caption className="visually-hidden">Contacts</caption>
             <thead>

@@ -55,7 +55,7 @@ export function ExportPage() {
       {exports.isPending ? (
         <Loading what="exports" />
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <caption>Exports</caption>
             <thead>

@@ -74,7 +74,7 @@ export default function ImportWizard() {
               This file is over 5 MB: import it through the API's upload URL (POST /contacts/imports with upload: true).
             </p>
           )}
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table>
               <caption className="visually-hidden">The first rows and where each column goes</caption>
               <thead>
@@ -132,7 +132,7 @@ export default function ImportWizard() {
             </p>
           )}
           {current.errors.length > 0 && (
-            <div className="table-wrap">
+            <div className="table-wrap" tabIndex={0}>
               <table>
                 <caption>Failed rows</caption>
                 <thead>

@@ -13,7 +13,7 @@ export function DomainsPage() {
   const domains = useQuery({ queryKey: ['domains', 'list'], queryFn: () => unwrap(api.GET('/domains', {})) });
   const add = useMutation({
     mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['domains'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['domains', 'list'] }),
   });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -54,7 +54,11 @@ function DomainCard({ id, owner }: { id: string; owner: boolean }) {
   const domain = useQuery({ queryKey: ['domains', 'one', id], queryFn: () => readDomain(id) });
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['domains'] }),
+    // The list drops this card first; then its own query goes, so nothing reads the removed domain.
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['domains', 'list'] });
+      queryClient.removeQueries({ queryKey: ['domains', 'one', id] });
+    },
   });
   if (!domain.data) return <ErrorNote error={domain.error} />;
   const { domain: name, status, records, checkedAt, createdAt }: Domain = domain.data;
@@ -90,7 +94,7 @@ function DomainCard({ id, owner }: { id: string; owner: boolean }) {
         )}
       </p>
       <ErrorNote error={remove.error} />
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table>
           <caption>DNS records to publish</caption>
           <thead>

@@ -56,7 +56,7 @@ export function EmailPage() {
       {sent.headers && Object.keys(sent.headers).length > 0 && (
         <section aria-labelledby="headers-title">
           <h2 id="headers-title">Headers</h2>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table>
               <caption className="visually-hidden">Headers</caption>
               <tbody>

@@ -45,7 +45,7 @@ export function EmailsPage() {
         <Loading what="emails" />
       ) : (
         emails.data && (
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table>
               <caption className="visually-hidden">Emails, newest first</caption>
               <thead>

@@ -45,7 +45,7 @@ export function EventsPage() {
         <Loading what="events" />
       ) : (
         events.data && (
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table>
               <caption className="visually-hidden">Events, newest first</caption>
               <thead>

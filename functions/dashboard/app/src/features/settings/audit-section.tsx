@@ -12,7 +12,7 @@ export function AuditSection() {
     <section className="panel" aria-labelledby="audit-title">
       <h2 id="audit-title">Audit log</h2>
       <ErrorNote error={audit.error} />
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table>
           <caption className="visually-hidden">Audit log, newest first</caption>
           <thead>

@@ -52,7 +52,7 @@ export function KeysSection() {
           </button>
         </div>
       )}
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table>
           <caption className="visually-hidden">API keys</caption>
           <thead>

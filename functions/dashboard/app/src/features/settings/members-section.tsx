@@ -45,7 +45,7 @@ export function MembersSection() {
         {invite.isSuccess && <p role="status">Invitation sent.</p>}
       </form>
       <ErrorNote error={invite.error ?? changeRole.error ?? remove.error ?? cancelInvitation.error ?? members.error} />
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table>
           <caption className="visually-hidden">Members</caption>
           <thead>
