@@ -30,16 +30,13 @@ function consoleErrors(page: Page): string[] {
 /** axe-core's serious and critical findings on the page as it is now (evaluated over CDP, so the page's CSP does not apply). */
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => (await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run()).violations);
+  const violations = await page.evaluate(async () => (await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run()).violations);
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 /** Client-side navigation, as a click on a link does (the local gateway serves one path segment under /dashboard). */
 async function goTo(page: Page, path: string, heading: string | RegExp) {
-  await page.evaluate((to) => {
-    history.pushState({}, '', to);
-    dispatchEvent(new PopStateEvent('popstate'));
-  }, `/dashboard${path}`);
+  await page.evaluate(`history.pushState({}, '', ${JSON.stringify(`/dashboard${path}`)}); dispatchEvent(new PopStateEvent('popstate'))`);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
@@ -153,7 +150,7 @@ describe('the dashboard in a browser', () => {
     await page.getByText('script-test').waitFor();
     const value = await page.getByLabel('Value of note').inputValue();
     const eventData = await page.locator('.timeline code').first().textContent();
-    const injected = await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected ?? false);
+    const injected = await page.evaluate(() => (globalThis as unknown as { __injected?: boolean }).__injected ?? false);
     const scripts = await page.locator('main script, main img').count();
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete this contact?' }).getByRole('button', { name: 'Delete contact' }).click();
@@ -237,7 +234,7 @@ describe('the dashboard in a browser', () => {
     const headers = await page.getByRole('columnheader').allTextContents();
     await page.getByRole('button', { name: 'Start the import' }).click();
     await page.getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
-    const progress = await page.locator('#import-progress').evaluate((element: HTMLProgressElement) => ({ value: element.value, max: element.max }));
+    const progress = await page.locator('#import-progress').evaluate((element) => ({ value: (element as unknown as { value: number }).value, max: (element as unknown as { max: number }).max }));
     const failedRow = await page.getByRole('table', { name: 'Failed rows' }).getByRole('row').nth(1).allTextContents();
     const imported = (await api('GET', `/contacts?search=${encodeURIComponent(good)}`)).body.data.items[0];
 
@@ -286,14 +283,14 @@ describe('the dashboard in a browser', () => {
     const records = (await api('GET', '/domains')).body.data.items.find((item: { domain: string }) => item.domain === domain).records;
     // The page may write the clipboard but not read it (Permissions-Policy): record what it writes.
     await page.evaluate(() => {
-      const clipboard = navigator.clipboard;
+      const { clipboard } = (globalThis as unknown as { navigator: { clipboard: { writeText: (text: string) => Promise<void> } } }).navigator;
       const write = clipboard.writeText.bind(clipboard);
-      clipboard.writeText = (text: string) => ((window as unknown as { copied: string }).copied = text, write(text));
+      clipboard.writeText = (text: string) => ((globalThis as unknown as { copied: string }).copied = text, write(text));
     });
     const copy = card.getByRole('button', { name: /^Copy .* value$/ }).first();
     await copy.click();
     await copy.getByText('Copied').waitFor();
-    const copied = await page.evaluate(() => (window as unknown as { copied: string }).copied);
+    const copied = await page.evaluate(() => (globalThis as unknown as { copied: string }).copied);
     await card.getByRole('button', { name: 'Re-check' }).click();
     await card.getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('dialog', { name: `Remove ${domain}?` }).getByRole('button', { name: 'Remove domain' }).click();
