@@ -110,7 +110,7 @@ describe('the dashboard in a browser', () => {
     await page.close();
   }, TEST_TIMEOUT_MS);
 
-  it('signs in, and every page it serves today has no serious or critical axe findings at 375 and 1280 px', async () => {
+  it('signs in, and every page it serves today fits 375 and 1280 px with no serious or critical axe findings', async () => {
     for (const width of [375, 1280]) {
       // Prepare
       const page = await browser.newPage({ viewport: { width, height: 900 } });
@@ -123,6 +123,8 @@ describe('the dashboard in a browser', () => {
         await goTo(page, path, heading);
         await page.getByRole('status').filter({ hasText: /^Loading/ }).waitFor({ state: 'detached' });
         found[heading] = await seriousViolations(page);
+        // Wide tables scroll inside their own box; the page itself never scrolls sideways.
+        if ((await page.evaluate('document.documentElement.scrollWidth')) > width) found[heading].push(`wider than ${width} px`);
       }
 
       // Assess

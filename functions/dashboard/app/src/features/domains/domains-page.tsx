@@ -95,7 +95,7 @@ function DomainCard({ id, owner }: { id: string; owner: boolean }) {
       </p>
       <ErrorNote error={remove.error} />
       <div className="table-wrap" tabIndex={0}>
-        <table>
+        <table className="records">
           <caption>DNS records to publish</caption>
           <thead>
             <tr>
@@ -108,14 +108,14 @@ function DomainCard({ id, owner }: { id: string; owner: boolean }) {
           <tbody>
             {records.map((record) => (
               <tr key={`${record.type}-${record.name}-${record.value}`}>
-                <td>{record.type}</td>
-                <td>
+                <td data-label="Type">{record.type}</td>
+                <td data-label="Name">
                   <code className="record">{record.name}</code> <CopyButton text={record.name} label={`${record.type} ${record.purpose} name`} />
                 </td>
-                <td>
+                <td data-label="Value">
                   <code className="record">{record.value}</code> <CopyButton text={record.value} label={`${record.type} ${record.purpose} value`} />
                 </td>
-                <td>{record.purpose}</td>
+                <td data-label="Purpose">{record.purpose}</td>
               </tr>
             ))}
             {records.length === 0 && (
