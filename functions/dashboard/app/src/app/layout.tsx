@@ -1,4 +1,5 @@
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { signOut, useSession } from '../features/auth/session';
 import { queryClient } from '../lib/query-client';
 
@@ -15,6 +16,14 @@ export function Layout() {
   const session = useSession();
   const navigate = useNavigate();
   const project = session?.projects.find((candidate) => candidate.id === session.projectId);
+  const { pathname } = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const firstPage = useRef(true);
+  // After a client-side navigation, keyboard and screen-reader users start at the new page's content.
+  useEffect(() => {
+    if (firstPage.current) firstPage.current = false;
+    else main.current?.focus();
+  }, [pathname]);
 
   return (
     <div className="shell">
@@ -44,7 +53,7 @@ export function Layout() {
           </button>
         </div>
       </header>
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} ref={main}>
         <Outlet />
       </main>
     </div>

@@ -5,5 +5,10 @@
  * which also keeps remote images (tracking pixels) from loading.
  */
 export default function EmailPreview({ html, subject }: { html: string; subject: string }) {
-  return <iframe className="email-preview" sandbox="" srcDoc={html} title={`Preview of ${subject || 'the email'}`} referrerPolicy="no-referrer" />;
+  return (
+    <>
+      <p className="muted">Shown safely: without the email's scripts, remote images and inline styles.</p>
+      <iframe className="email-preview" sandbox="" srcDoc={html} title={`Preview of ${subject || 'the email'}`} referrerPolicy="no-referrer" />
+    </>
+  );
 }
