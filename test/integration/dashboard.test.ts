@@ -122,9 +122,10 @@ describe('the dashboard in a browser', () => {
       for (const [path, heading] of [['', 'Overview'], ['/contacts', 'Contacts'], ['/contacts/import', 'Import contacts'], ['/contacts/export', 'Export contacts'], ['/events', 'Events'], ['/domains', 'Domains'], ['/settings', 'Settings']] as const) {
         await goTo(page, path, heading);
         await page.getByRole('status').filter({ hasText: /^Loading/ }).waitFor({ state: 'detached' });
-        found[heading] = await seriousViolations(page);
+        const violations = await seriousViolations(page);
         // Wide tables scroll inside their own box; the page itself never scrolls sideways.
-        if ((await page.evaluate('document.documentElement.scrollWidth')) > width) found[heading].push(`wider than ${width} px`);
+        if (Number(await page.evaluate('document.documentElement.scrollWidth')) > width) violations.push(`wider than ${width} px`);
+        found[heading] = violations;
       }
 
       // Assess
@@ -303,6 +304,46 @@ describe('the dashboard in a browser', () => {
     expect(records.length).toBeGreaterThan(0);
     expect(copied).toBe(records[0].value);
     expect(left).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('is usable from the keyboard: skip link first, visible focus, a confirm dialog that Escape cancels', async () => {
+    // Prepare
+    const email = uniqueEmail('keyboard');
+    const created = await api('POST', '/contacts', { body: { email } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = consoleErrors(page);
+    await signIn(page, stack);
+    const focused = () => page.evaluate('({ text: document.activeElement.textContent.trim(), id: document.activeElement.id, outline: getComputedStyle(document.activeElement).outlineStyle })');
+
+    // Act: load a page (a reload renews the session), Tab from its top, follow the skip link,
+    // then open a confirm dialog from the keyboard and Escape it.
+    await page.goto(`${stack.baseUrl}/dashboard/contacts`);
+    await page.getByRole('heading', { name: 'Contacts', level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    const first = await focused();
+    await page.keyboard.press('Enter');
+    const afterSkip = await focused();
+    await page.getByLabel('Search by email').fill(email);
+    await page.getByRole('checkbox', { name: `Select ${email}` }).focus();
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete 1 contacts?' });
+    await dialog.waitFor();
+    const inDialog = await focused();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    const afterEscape = await focused();
+    const still = await api('GET', `/contacts/${created.body.data.id}`);
+
+    // Assess
+    expect(first).toMatchObject({ text: 'Skip to content', outline: 'solid' });
+    expect(afterSkip).toMatchObject({ id: 'main' });
+    expect(inDialog).toMatchObject({ text: 'Cancel', outline: 'solid' });
+    expect(afterEscape).toMatchObject({ text: 'Delete' });
+    expect(still.status).toBe(200);
     expect(errors).toEqual([]);
     await page.close();
   }, TEST_TIMEOUT_MS);
