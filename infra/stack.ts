@@ -175,6 +175,8 @@ export class MailwrightStack extends Stack {
         ...(group === 'dashboard' || group === 'members' ? { memorySize: 1024 } : {}),
         // The reference page's renderer is served from a file, not bundled code (README "API contract").
         ...(group === 'docs' ? { bundledFiles: [SCALAR_BUNDLE] } : {}),
+        // The dashboard's built app (npm run build:dashboard), served from files beside the code (README "Dashboard").
+        ...(group === 'dashboard' ? { bundledFolders: ['dist'] } : {}),
         logRemovalPolicy: removalPolicy,
         environment: { RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
       });
@@ -359,7 +361,7 @@ export class MailwrightStack extends Stack {
       if (route.auth === 'none') {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: 'Public by design: one-click unsubscribe links (RFC 8058, authorized by their signed token) and the API document, which no API key holder calls',
+          reason: 'Public by design: one-click unsubscribe links (RFC 8058, authorized by their signed token), the API document, and the dashboard app, which no API key holder calls',
         });
       }
       if (route.cors) {
@@ -417,6 +419,7 @@ export class MailwrightStack extends Stack {
     functions.get('unsubscribe')!.bindUnsubscribeLinks(links);
     // MARKETING workflow mail carries one-click unsubscribe links, as campaign mail does.
     consumers.get('workflow-runner')!.bindUnsubscribeLinks(links);
+    functions.get('dashboard')!.bindPublicApiUrl(links.publicApiUrl);
 
     // ---- Alarms (to an SNS topic; -c alarmEmail=… subscribes an address) and the dashboard ----------
     const alarmEmail = this.node.tryGetContext('alarmEmail') as string | undefined;

@@ -45,7 +45,7 @@ export interface HttpResult {
   data?: unknown;
   /**
    * Sent as it is instead of the envelope (an HTML page, a document), with the Content-Type the
-   * handler sets in `headers`; a page may set its own Content-Security-Policy there too.
+   * handler sets in `headers`; a page may set its own Content-Security-Policy and Permissions-Policy there too.
    */
   body?: string;
   headers?: Record<string, string>;
@@ -85,8 +85,8 @@ export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>
         body: event.body,
         rawBody: event.rawBody,
       });
-      const policy = result.headers?.['Content-Security-Policy'];
-      if (policy) ownPolicies.set(event, policy);
+      const own = Object.fromEntries(OWN_POLICY_HEADERS.filter((name) => result.headers?.[name]).map((name) => [name, result.headers![name]!]));
+      if (Object.keys(own).length) ownPolicies.set(event, own);
       return {
         statusCode: result.statusCode ?? 200,
         headers: { 'Content-Type': 'application/json', ...corsHeaders(route), ...result.headers },
@@ -122,19 +122,22 @@ function observed(handler: (event: Event, context: Context) => Promise<APIGatewa
   };
 }
 
-/** The Content-Security-Policy a handler set on its response, by event. */
-const ownPolicies = new WeakMap<object, string>();
+/** Policy headers a page may set for itself instead of the security headers' defaults. */
+const OWN_POLICY_HEADERS = ['Content-Security-Policy', 'Permissions-Policy'];
+
+/** The policy headers a handler set on its response, by event. */
+const ownPolicies = new WeakMap<object, Record<string, string>>();
 
 /**
  * On HTML responses the security headers forbid everything (default-src 'none', form-action
- * 'none'); a page that needs a form or a style sets its own Content-Security-Policy, which this
- * restores (its after step runs after theirs).
+ * 'none', no clipboard); a page that needs a form, a style or the clipboard sets its own
+ * Content-Security-Policy or Permissions-Policy, which this restores (its after step runs after theirs).
  */
 function ownSecurityPolicy(): MiddlewareObj<Event, APIGatewayProxyResult> {
   return {
     after: async (request) => {
-      const policy = ownPolicies.get(request.event);
-      if (policy && request.response?.headers) request.response.headers['Content-Security-Policy'] = policy;
+      const own = ownPolicies.get(request.event);
+      if (own && request.response?.headers) Object.assign(request.response.headers, own);
     },
   };
 }

@@ -111,6 +111,10 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/docs', group: 'docs', keys: [], auth: 'none' },
   { method: 'GET', path: '/docs/scalar.js', group: 'docs', keys: [], auth: 'none' },
 
+  // The web dashboard's files (README "Dashboard"): the app signs in and then calls the routes above.
+  { method: 'GET', path: '/dashboard', group: 'dashboard', keys: [], auth: 'none' },
+  { method: 'GET', path: '/dashboard/{proxy+}', group: 'dashboard', keys: [], auth: 'none' },
+
   // Outbound webhooks (README "Webhooks").
   { method: 'POST', path: '/webhooks', group: 'webhooks', keys: secret, sessions: owner },
   { method: 'GET', path: '/webhooks', group: 'webhooks', keys: secret, sessions: owner },
