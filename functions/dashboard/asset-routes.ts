@@ -13,5 +13,5 @@ const files = loadStaticFiles(fileURLToPath(new URL('./dist/', import.meta.url))
 export const assetRoutes: Record<string, RouteHandler> = {
   'GET /dashboard': async () => files.serve(''),
   // API Gateway names a greedy parameter without its '+'; the local gateway keeps it (issue #19).
-  'GET /dashboard/{proxy+}': async ({ pathParameters }) => files.serve(pathParameters.proxy ?? pathParameters['proxy+'] ?? ''),
+  'GET /dashboard/{proxy+}': async ({ pathParameters }) => files.serve(pathParameters.proxy ?? ''),
 };

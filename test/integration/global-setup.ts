@@ -14,10 +14,6 @@ export default async function globalSetup() {
     // The deliverability guard judges bounce rates from 30 sends instead of 200, so a campaign
     // can be paused mid-send within seconds at 14 emails/s (the rates stay the deployed 5 % / 0.1 %).
     PAUSE_BOUNCE_MIN_SENDS: '30',
-    // Dashboard accounts (README "Dashboard accounts"): what the stack's bindAccessTokenKey and
-    // bindDashboardMail give the functions, for a local stack that does not yet read them from the template.
-    ACCESS_TOKEN_SECRET: 'integration-access-token-secret-0123456789abcdef',
-    DASHBOARD_MAIL_FROM: 'dashboard@example.com',
   });
   (globalThis as { __LOCAL_STACK__?: unknown }).__LOCAL_STACK__ = stack;
   process.env.MAILWRIGHT_TEST_STACK = JSON.stringify(stack);
