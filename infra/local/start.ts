@@ -9,6 +9,7 @@
  * DynamoDB's data in memory (tests and benchmarks); `--no-watch` does not rebuild functions when
  * their source changes. Ctrl-C stops everything.
  */
+import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
@@ -125,7 +126,7 @@ async function main() {
   }
   const everySeconds = process.env.LOCAL_SEGMENT_REFRESH_SECONDS ? settings.segmentRefreshSeconds : undefined;
   stops.push(bus.startSchedules(everySeconds));
-  if (watch) stops.push(watchSources(() => reloadFunctions(settings, assemblyDir, resources, endpoints, runners)));
+  if (watch) stops.push(watchSources((changed) => reloadFunctions(changed, settings, assemblyDir, resources, endpoints, runners)));
 
   const api = `http://localhost:${ports.PORT}`;
   console.log(
@@ -218,11 +219,13 @@ function functionLogs(settings: LocalSettings) {
  * After a source change: synthesize again (only changed functions are bundled) and give each
  * function whose bundle or configuration changed fresh environments; busy ones finish first.
  */
-async function reloadFunctions(settings: LocalSettings, assemblyDir: string, resources: LocalResources, endpoints: Record<string, string>, runners: Map<string, FunctionRunner>) {
+async function reloadFunctions(changedFiles: string[], settings: LocalSettings, assemblyDir: string, resources: LocalResources, endpoints: Record<string, string>, runners: Map<string, FunctionRunner>) {
   try {
+    // The dashboard function bundles the app's build: build it first when its sources changed.
+    if (changedFiles.some((file) => file.startsWith(path.join('functions', 'dashboard', 'app')))) await buildDashboard();
     const synth = await synthesize(assemblyDir, localContext(settings));
     const functions = localFunctions(readCloudAssembly(synth.directory), resources.resolve, endpoints);
-    const changed: string[] = [];
+    const rebuilt: string[] = [];
     for (const [logicalId, spec] of functions) {
       const runner = runners.get(logicalId);
       if (!runner) {
@@ -231,13 +234,21 @@ async function reloadFunctions(settings: LocalSettings, assemblyDir: string, res
       }
       if (!sameFunction(runner.definition, spec)) {
         runner.update(spec);
-        changed.push(spec.name);
+        rebuilt.push(spec.name);
       }
     }
-    console.log(changed.length ? `Rebuilt in ${synth.seconds.toFixed(1)} s: ${changed.join(', ')}` : `Synthesized again in ${synth.seconds.toFixed(1)} s: no function changed.`);
+    console.log(rebuilt.length ? `Rebuilt in ${synth.seconds.toFixed(1)} s: ${rebuilt.join(', ')}` : `Synthesized again in ${synth.seconds.toFixed(1)} s: no function changed.`);
   } catch (error) {
     console.error(`The change could not be built; the functions keep their previous bundles.\n${(error as Error).message}`);
   }
+}
+
+function buildDashboard(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'build:dashboard'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:dashboard exited with ${code}`))));
+  });
 }
 
 const sameFunction = (a: LocalFunction, b: LocalFunction) => JSON.stringify(a) === JSON.stringify(b);
