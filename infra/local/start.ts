@@ -10,8 +10,9 @@
  * their source changes. Ctrl-C stops everything.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
@@ -37,6 +38,7 @@ import { startStreamPoller, streamMappings } from './streams';
 import { synthesize } from './synth';
 import { watchSources } from './watch';
 
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const stops: Stop[] = [];
 let stopping = false;
 
@@ -60,7 +62,8 @@ async function main() {
   const assemblyDir = path.join(settings.dataDir, 'cdk.out');
   let bus: ReturnType<typeof createEventBus> | undefined;
   const results = await Promise.allSettled([
-    synthesize(assemblyDir, localContext(settings)),
+    // The dashboard function bundles the app's build: make it first when its sources are newer.
+    (dashboardBuildIsStale() ? buildDashboard() : Promise.resolve()).then(() => synthesize(assemblyDir, localContext(settings))),
     startDynamoDb(ports.DYNAMODB_PORT, inMemory ? null : path.join(settings.dataDir, 'dynamodb')),
     startSqs(ports.SQS_PORT),
     startSes(ports.SES_PORT, {
@@ -243,9 +246,21 @@ async function reloadFunctions(changedFiles: string[], settings: LocalSettings, 
   }
 }
 
+/** Whether a source of the dashboard's build (the app, or the API document it is typed from) is newer than the build. */
+function dashboardBuildIsStale(): boolean {
+  const built = path.join(projectRoot, 'functions/dashboard/dist/index.html');
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  const newer = (folder: string): boolean =>
+    readdirSync(folder, { recursive: true, withFileTypes: true }).some(
+      (entry) => entry.isFile() && !entry.parentPath.includes('node_modules') && !entry.name.endsWith('schema.d.ts') && statSync(path.join(entry.parentPath, entry.name)).mtimeMs > builtAt,
+    );
+  return newer(path.join(projectRoot, 'functions/dashboard/app')) || newer(path.join(projectRoot, 'shared'));
+}
+
 function buildDashboard(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'build:dashboard'], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn('npm', ['run', '--silent', 'build:dashboard'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:dashboard exited with ${code}`))));
   });
