@@ -28,7 +28,11 @@ describe('the dashboard function bundle', () => {
     // Act
     app.synth();
     const assetDir = readdirSync(outdir).map((name) => path.join(outdir, name)).find((dir) => existsSync(path.join(dir, 'index.mjs')))!;
+    // What the stack's bindTable, bindAccessTokenKey and bindDashboardMail give it (the session routes read them at cold start).
     process.env.TABLE_NAME ??= 'unused';
+    process.env.ACCESS_TOKEN_SECRET ??= 'unused-signing-key';
+    process.env.SEND_QUEUE_URL ??= 'http://127.0.0.1:1/000000000000/unused';
+    process.env.DASHBOARD_MAIL_FROM ??= 'dashboard@example.com';
     process.env.PUBLIC_API_URL = 'https://abc.execute-api.eu-west-1.amazonaws.com/api';
     const { handler } = await import(pathToFileURL(path.join(assetDir, 'index.mjs')).href);
     // A fresh event per call: the handler's middlewares change the one they get.
