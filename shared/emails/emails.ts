@@ -90,13 +90,12 @@ export async function putEmails(records: EmailRecord[]): Promise<void> {
 /**
  * Writes one email record unless it exists (a retried step or a redone fan-out page), and its
  * recipient reference either way (the same item again: a record written by a run that died
- * before its reference gets it now). Returns whether the record was new; only new ones count.
+ * before its reference gets it now). Only a new record counts.
  */
-export async function putEmailOnce(record: EmailRecord): Promise<boolean> {
+export async function putEmailOnce(record: EmailRecord): Promise<void> {
   const created = await writeOnce([{ Put: { TableName: tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(PK)' } }]);
   await documentClient.send(new PutCommand({ TableName: tableName, Item: recipientItem(record) }));
   if (created) await countEmails([record]);
-  return created;
 }
 
 /** The project's email total (GET /emails `total`): one coalesced ADD, outside the records' writes. */

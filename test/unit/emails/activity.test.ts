@@ -1,8 +1,9 @@
-import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import * as v from 'valibot';
 import { getEmailActivity, listEmails } from '../../../shared/emails/activity';
-import { putEmails, type EmailRecord } from '../../../shared/emails/emails';
+import { putEmailOnce, putEmails, type EmailRecord } from '../../../shared/emails/emails';
 import { emailKeys, emailSortKeyBounds } from '../../../shared/emails/keys';
 import { listEmailsQuerySchema } from '../../../shared/emails/schemas';
 import { ApiError } from '../../../shared/http/errors';
@@ -311,5 +312,23 @@ describe('putEmails: each record with its recipient reference', () => {
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
       { TableName: TABLE, Key: { PK: `PROJECT#${P}`, SK: 'COUNTER#EMAILS' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'total' }, ExpressionAttributeValues: { ':a0': 13 } },
     ]);
+  });
+
+  it('putEmailOnce: a record already there is left as it is and not counted again, its reference written again', async () => {
+    // Prepare: the record exists (a retried workflow step)
+    ddb.on(PutCommand, { ConditionExpression: 'attribute_not_exists(PK)' }).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
+    ddb.on(PutCommand, { Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com` } }).resolves({});
+    ddb.on(UpdateCommand).resolves({});
+    const { PK: _pk, SK: _sk, ...stored } = record(E1, { source: { type: 'workflow', id: 'W1' } });
+
+    // Act
+    await putEmailOnce(stored as unknown as EmailRecord);
+
+    // Assess
+    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: TABLE, Item: expect.objectContaining({ PK: `PROJECT#${P}`, SK: `EMAIL#${E1}` }), ConditionExpression: 'attribute_not_exists(PK)' },
+      { TableName: TABLE, Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${E1}`, emailId: E1, sourceType: 'workflow', sourceId: 'W1' } },
+    ]);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 });
