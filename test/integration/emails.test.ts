@@ -162,4 +162,27 @@ describe('the activity API', () => {
     expect(mine.items.map((item) => item.id)).toEqual([tests.items[0]!.id]);
     expect(campaignMail.items).toEqual([]);
   });
+
+  it('finds a sent campaign\'s mail by campaignId (ids carrying its start), and each recipient\'s by address', async () => {
+    // Prepare: two subscribed contacts, the project's whole audience
+    const readers = [0, 1].map((index) => `reader${index}-${suffix}@example.com`);
+    for (const email of readers) await api('POST', '/contacts', { key, body: { email, subscribed: true } });
+    const created = await api('POST', '/campaigns', { key, body: { name: `News ${suffix}`, subject: 'News', body: '<p>News</p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>', from: { email: from } } });
+    const campaignId = created.body.data.id as string;
+
+    // Act
+    expect((await api('POST', `/campaigns/${campaignId}/send`, { key })).status).toBe(200);
+    const mail = await until(async () => {
+      const page = await list(`?campaignId=${campaignId}`);
+      return page.items.length === 2 ? page : undefined;
+    });
+    const reader = await list(`?email=${encodeURIComponent(readers[1]!)}&campaignId=${campaignId}`);
+    const others = await list('?source=transactional');
+
+    // Assess
+    expect(mail.items.map((item) => item.to).sort()).toEqual(readers);
+    expect(mail.items.every((item) => item.source === 'campaign' && item.sourceId === campaignId)).toBe(true);
+    expect(reader.items.map((item) => item.to)).toEqual([readers[1]]);
+    expect(others.items.map((item) => item.source)).toEqual(['transactional', 'transactional']);
+  });
 });
