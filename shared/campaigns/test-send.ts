@@ -38,10 +38,10 @@ export async function sendTestEmails(projectId: string, campaignId: string, inpu
   for (const address of addresses) {
     const recipient = await recipientFor(projectId, address);
     const rendered = campaignEmail(projectId, { id: campaignId, sentAt: now }, content, recipient, now);
-    // Written SENDING before SES sees it, so SES's events always find their record.
     const record: EmailRecord = { ...rendered, id: ulid(), subject: `[TEST] ${rendered.subject}`, source: { type: 'test', id: campaignId }, marketing: false, status: 'SENDING' };
-    await putEmails([record]);
     await acquireSendSlot(config.ratePerSecond);
+    // Written SENDING right before SES sees it, so SES's events always find their record.
+    await putEmails([record]);
     let messageId: string;
     try {
       messageId = (await sesClient.send(new SendEmailCommand(buildSendEmailInput(record, [], config.configurationSet)))).MessageId ?? '';

@@ -15,7 +15,7 @@ import { emailKeys } from './keys';
  * send; the mail of a PAUSED campaign, parked until it resumes).
  */
 export const emailStatuses = ['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED'] as const;
-export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
+export type EmailStatus = (typeof emailStatuses)[number];
 
 export const emailSourceTypes = ['transactional', 'campaign', 'workflow', 'test'] as const;
 /** `test`: a campaign's test send (POST /campaigns/{id}/test), its id the campaign's. */
