@@ -13,8 +13,8 @@ export const MAX_ANALYTICS_DAYS = 366;
 
 /** GET /analytics: `from` and `to` are UTC days, both included (default: the last 30 days to today). */
 export const analyticsQuerySchema = v.object({
-  from: v.optional(calendarDateSchema('from')),
-  to: v.optional(calendarDateSchema('to')),
+  from: v.optional(v.pipe(calendarDateSchema('from'), v.description('The first UTC day (default: 29 days before to).'))),
+  to: v.optional(v.pipe(calendarDateSchema('to'), v.description('The last UTC day, included (default: today); at most 366 days after from.'))),
 });
 
 export type AnalyticsQuery = v.InferOutput<typeof analyticsQuerySchema>;

@@ -5,20 +5,18 @@ import { emailSourceTypes, emailStatuses } from './emails';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/**
- * A date (YYYY-MM-DD, UTC) or an ISO 8601 date-time, as epoch milliseconds. A date as `from`
- * means its first millisecond; as `to`, its last.
- */
+/** A real calendar date (YYYY-MM-DD; 2026-02-30 is not) or an ISO 8601 date-time. */
+const isDateOrTime = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) ? !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value) : v.is(v.pipe(v.string(), v.isoTimestamp()), value);
+
+/** A date or date-time as epoch milliseconds: a date as `from` means its first millisecond, as `to` its last. */
 const dateOrTime = (field: string, end: 'start' | 'end') =>
   v.pipe(
     v.string(),
-    v.check((value) => /^\d{4}-\d{2}-\d{2}($|T)/.test(value) && !Number.isNaN(Date.parse(value)), `${field} must be a date (2026-01-31) or an ISO 8601 date-time (2026-01-31T09:30:00Z)`),
-    v.check((value) => value.length === 10 || v.is(v.pipe(v.string(), v.isoTimestamp()), value), `${field} must be a date (2026-01-31) or an ISO 8601 date-time (2026-01-31T09:30:00Z)`),
-    v.check((value) => value.length !== 10 || new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), `${field} must be a real calendar date`),
+    v.description(`A date (YYYY-MM-DD, UTC: ${end === 'start' ? 'from its first' : 'up to its last'} millisecond) or an ISO 8601 date-time.`),
+    v.check(isDateOrTime, `${field} must be a real date (2026-01-31) or an ISO 8601 date-time (2026-01-31T09:30:00Z)`),
     v.transform((value) => (value.length === 10 && end === 'end' ? Date.parse(`${value}T00:00:00Z`) + 86_399_999 : Date.parse(value))),
   );
-
-export const emailIdSchema = v.object({ id: v.pipe(v.string(), v.regex(ULID, 'id must be an email id')) });
 
 /** GET /emails: the query names GET /events uses, and the email's own filters. */
 export const listEmailsQuerySchema = v.object({
