@@ -223,7 +223,8 @@ export class MailwrightStack extends Stack {
       .bindBucketPrefix(payloadBucket, 'imports/', ['s3:GetObject', 's3:PutObject'])
       .bindBucketPrefix(payloadBucket, 'exports/', ['s3:GetObject']);
     consumers.get('contact-imports')!.bindQueue(importQueue, 'IMPORT_QUEUE_URL').bindBucketPrefix(payloadBucket, 'imports/', ['s3:GetObject']);
-    consumers.get('contact-exports')!.bindBucketPrefix(payloadBucket, 'exports/', ['s3:PutObject', 's3:AbortMultipartUpload']);
+    // An export that outlives one invocation queues its own continuation.
+    consumers.get('contact-exports')!.bindQueue(exportQueue, 'EXPORT_QUEUE_URL').bindBucketPrefix(payloadBucket, 'exports/', ['s3:PutObject', 's3:AbortMultipartUpload']);
 
     // The authorizer only looks the key up (GetItem): read access is enough.
     const authorizerFunction = new MailwrightFunction(this, 'AuthorizerFunction', { group: 'authorizer', logRemovalPolicy: removalPolicy });
@@ -398,6 +399,8 @@ export class MailwrightStack extends Stack {
     consumers.get('campaign-dispatch')!.bindQueue(fanoutQueue, 'CAMPAIGN_FANOUT_QUEUE_URL').bindQueue(campaignSendQueue, 'CAMPAIGN_SEND_QUEUE_URL').bindUnsubscribeLinks(links);
     consumers.get('campaign-sender')!.bindBucket(payloadBucket).bindSesSending(configurationSet.configurationSetName);
     functions.get('unsubscribe')!.bindUnsubscribeLinks(links);
+    // MARKETING workflow mail carries one-click unsubscribe links, as campaign mail does.
+    consumers.get('workflow-runner')!.bindUnsubscribeLinks(links);
 
     // ---- Alarms (to an SNS topic; -c alarmEmail=… subscribes an address) and the dashboard ----------
     const alarmEmail = this.node.tryGetContext('alarmEmail') as string | undefined;

@@ -1,11 +1,9 @@
-import * as v from 'valibot';
 import { assertValidContactData, listContactsQuerySchema, patchContactSchema, upsertContactSchema } from '../../shared/contacts/schemas';
 import { deleteContact, getContact, patchContact, upsertContact } from '../../shared/contacts/contacts';
 import { listContacts } from '../../shared/contacts/list-contacts';
 import { createHttpHandler } from '../../shared/http/handler';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
-
-const contactId = v.object({ id: v.string() });
 
 export const handler = createHttpHandler({
   'POST /contacts': async ({ projectId, body }) => {
@@ -20,17 +18,18 @@ export const handler = createHttpHandler({
   }),
 
   'GET /contacts/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getContact(projectId, parseInput(contactId, pathParameters).id),
+    data: await getContact(projectId, pathId(pathParameters, 'Contact')),
   }),
 
   'PATCH /contacts/{id}': async ({ projectId, pathParameters, body }) => {
+    const id = pathId(pathParameters, 'Contact');
     const changes = parseInput(patchContactSchema, body);
     assertValidContactData(changes.data);
-    return { data: await patchContact(projectId, parseInput(contactId, pathParameters).id, changes) };
+    return { data: await patchContact(projectId, id, changes) };
   },
 
   'DELETE /contacts/{id}': async ({ projectId, pathParameters }) => {
-    const { id } = parseInput(contactId, pathParameters);
+    const id = pathId(pathParameters, 'Contact');
     await deleteContact(projectId, id);
     return { data: { id, deleted: true } };
   },

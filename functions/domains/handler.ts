@@ -1,10 +1,8 @@
-import * as v from 'valibot';
 import { createDomain, deleteDomain, getDomain, listDomains } from '../../shared/domains/domains';
 import { createDomainSchema } from '../../shared/domains/schemas';
 import { createHttpHandler } from '../../shared/http/handler';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
-
-const domainId = v.object({ id: v.string() });
 
 export const handler = createHttpHandler({
   'POST /domains': async ({ projectId, body }) => ({
@@ -18,11 +16,11 @@ export const handler = createHttpHandler({
   },
 
   'GET /domains/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getDomain(projectId, parseInput(domainId, pathParameters).id),
+    data: await getDomain(projectId, pathId(pathParameters, 'Domain')),
   }),
 
   'DELETE /domains/{id}': async ({ projectId, pathParameters }) => {
-    const { id } = parseInput(domainId, pathParameters);
+    const id = pathId(pathParameters, 'Domain');
     await deleteDomain(projectId, id);
     return { data: { id, deleted: true } };
   },

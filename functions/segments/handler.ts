@@ -1,10 +1,8 @@
-import * as v from 'valibot';
 import { createHttpHandler } from '../../shared/http/handler';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 import { createSegmentSchema, listQuerySchema, patchSegmentSchema } from '../../shared/segments/schemas';
 import { createSegment, deleteSegment, getSegment, listSegmentContacts, listSegments, patchSegment } from '../../shared/segments/segments';
-
-const segmentId = v.object({ id: v.string() });
 
 export const handler = createHttpHandler({
   'POST /segments': async ({ projectId, body }) => ({
@@ -17,21 +15,22 @@ export const handler = createHttpHandler({
   }),
 
   'GET /segments/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getSegment(projectId, parseInput(segmentId, pathParameters).id),
+    data: await getSegment(projectId, pathId(pathParameters, 'Segment')),
   }),
 
   'PATCH /segments/{id}': async ({ projectId, pathParameters, body }) => {
+    const id = pathId(pathParameters, 'Segment');
     const changes = parseInput(patchSegmentSchema, body);
-    return { data: await patchSegment(projectId, parseInput(segmentId, pathParameters).id, changes) };
+    return { data: await patchSegment(projectId, id, changes) };
   },
 
   'DELETE /segments/{id}': async ({ projectId, pathParameters }) => {
-    const { id } = parseInput(segmentId, pathParameters);
+    const id = pathId(pathParameters, 'Segment');
     await deleteSegment(projectId, id);
     return { data: { id, deleted: true } };
   },
 
   'GET /segments/{id}/contacts': async ({ projectId, pathParameters, query }) => ({
-    data: await listSegmentContacts(projectId, parseInput(segmentId, pathParameters).id, parseInput(listQuerySchema, query, 'query')),
+    data: await listSegmentContacts(projectId, pathId(pathParameters, 'Segment'), parseInput(listQuerySchema, query, 'query')),
   }),
 });

@@ -1,10 +1,8 @@
-import * as v from 'valibot';
 import { createHttpHandler } from '../../shared/http/handler';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema } from '../../shared/templates/schemas';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, patchTemplate } from '../../shared/templates/templates';
-
-const templateId = v.object({ id: v.string() });
 
 export const handler = createHttpHandler({
   'POST /templates': async ({ projectId, body }) => ({
@@ -17,16 +15,17 @@ export const handler = createHttpHandler({
   }),
 
   'GET /templates/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getTemplate(projectId, parseInput(templateId, pathParameters).id),
+    data: await getTemplate(projectId, pathId(pathParameters, 'Template')),
   }),
 
   'PATCH /templates/{id}': async ({ projectId, pathParameters, body }) => {
+    const id = pathId(pathParameters, 'Template');
     const changes = parseInput(patchTemplateSchema, body);
-    return { data: await patchTemplate(projectId, parseInput(templateId, pathParameters).id, changes) };
+    return { data: await patchTemplate(projectId, id, changes) };
   },
 
   'DELETE /templates/{id}': async ({ projectId, pathParameters }) => {
-    const { id } = parseInput(templateId, pathParameters);
+    const id = pathId(pathParameters, 'Template');
     await deleteTemplate(projectId, id);
     return { data: { id, deleted: true } };
   },

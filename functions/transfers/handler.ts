@@ -1,10 +1,8 @@
-import * as v from 'valibot';
 import { createExport, createExportSchema, getExport, listExports, listExportsQuerySchema } from '../../shared/exports/jobs';
 import { createHttpHandler } from '../../shared/http/handler';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 import { createImport, createImportSchema, getImport, importOptionsQuerySchema, listImports, listImportsQuerySchema, startImport } from '../../shared/imports/jobs';
-
-const jobId = v.object({ id: v.string() });
 
 /** Bulk contact imports and exports (README "Imports and exports"): jobs, queued for the workers. */
 export const handler = createHttpHandler({
@@ -24,12 +22,12 @@ export const handler = createHttpHandler({
   }),
 
   'GET /contacts/imports/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getImport(projectId, parseInput(jobId, pathParameters).id),
+    data: await getImport(projectId, pathId(pathParameters, 'Import')),
   }),
 
   'POST /contacts/imports/{id}/start': async ({ projectId, pathParameters }) => ({
     statusCode: 202,
-    data: await startImport(projectId, parseInput(jobId, pathParameters).id),
+    data: await startImport(projectId, pathId(pathParameters, 'Import')),
   }),
 
   'POST /contacts/exports': async ({ projectId, body }) => ({
@@ -42,6 +40,6 @@ export const handler = createHttpHandler({
   }),
 
   'GET /contacts/exports/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getExport(projectId, parseInput(jobId, pathParameters).id),
+    data: await getExport(projectId, pathId(pathParameters, 'Export')),
   }),
 });

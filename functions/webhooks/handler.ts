@@ -1,8 +1,9 @@
 import { createHttpHandler } from '../../shared/http/handler';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 import { listDeliveries, sendTestEvent } from '../../shared/webhooks/deliveries';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, patchEndpoint, rotateSecret } from '../../shared/webhooks/endpoints';
-import { createWebhookSchema, listDeliveriesQuerySchema, patchWebhookSchema, webhookIdSchema } from '../../shared/webhooks/schemas';
+import { createWebhookSchema, listDeliveriesQuerySchema, patchWebhookSchema } from '../../shared/webhooks/schemas';
 
 export const handler = createHttpHandler({
   'POST /webhooks': async ({ projectId, body }) => ({
@@ -16,29 +17,30 @@ export const handler = createHttpHandler({
   },
 
   'GET /webhooks/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getEndpoint(projectId, parseInput(webhookIdSchema, pathParameters).id),
+    data: await getEndpoint(projectId, pathId(pathParameters, 'Webhook')),
   }),
 
-  'PATCH /webhooks/{id}': async ({ projectId, pathParameters, body }) => ({
-    data: await patchEndpoint(projectId, parseInput(webhookIdSchema, pathParameters).id, parseInput(patchWebhookSchema, body)),
-  }),
+  'PATCH /webhooks/{id}': async ({ projectId, pathParameters, body }) => {
+    const id = pathId(pathParameters, 'Webhook');
+    return { data: await patchEndpoint(projectId, id, parseInput(patchWebhookSchema, body)) };
+  },
 
   'DELETE /webhooks/{id}': async ({ projectId, pathParameters }) => {
-    const { id } = parseInput(webhookIdSchema, pathParameters);
+    const id = pathId(pathParameters, 'Webhook');
     await deleteEndpoint(projectId, id);
     return { data: { id, deleted: true } };
   },
 
   'POST /webhooks/{id}/rotate-secret': async ({ projectId, pathParameters }) => ({
-    data: await rotateSecret(projectId, parseInput(webhookIdSchema, pathParameters).id),
+    data: await rotateSecret(projectId, pathId(pathParameters, 'Webhook')),
   }),
 
   'POST /webhooks/{id}/test': async ({ projectId, pathParameters }) => ({
     statusCode: 202,
-    data: await sendTestEvent(projectId, parseInput(webhookIdSchema, pathParameters).id),
+    data: await sendTestEvent(projectId, pathId(pathParameters, 'Webhook')),
   }),
 
   'GET /webhooks/{id}/deliveries': async ({ projectId, pathParameters, query }) => ({
-    data: await listDeliveries(projectId, parseInput(webhookIdSchema, pathParameters).id, parseInput(listDeliveriesQuerySchema, query, 'query')),
+    data: await listDeliveries(projectId, pathId(pathParameters, 'Webhook'), parseInput(listDeliveriesQuerySchema, query, 'query')),
   }),
 });

@@ -1,11 +1,9 @@
-import * as v from 'valibot';
 import { createHttpHandler } from '../../shared/http/handler';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 import { listExecutions } from '../../shared/workflows/executions';
 import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from '../../shared/workflows/schemas';
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow } from '../../shared/workflows/workflows';
-
-const workflowId = v.object({ id: v.string() });
 
 export const handler = createHttpHandler({
   'POST /workflows': async ({ projectId, body }) => ({
@@ -18,21 +16,22 @@ export const handler = createHttpHandler({
   }),
 
   'GET /workflows/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getWorkflow(projectId, parseInput(workflowId, pathParameters).id),
+    data: await getWorkflow(projectId, pathId(pathParameters, 'Workflow')),
   }),
 
   'PATCH /workflows/{id}': async ({ projectId, pathParameters, body }) => {
+    const id = pathId(pathParameters, 'Workflow');
     const changes = parseInput(patchWorkflowSchema, body);
-    return { data: await patchWorkflow(projectId, parseInput(workflowId, pathParameters).id, changes) };
+    return { data: await patchWorkflow(projectId, id, changes) };
   },
 
   'DELETE /workflows/{id}': async ({ projectId, pathParameters }) => {
-    const { id } = parseInput(workflowId, pathParameters);
+    const id = pathId(pathParameters, 'Workflow');
     await deleteWorkflow(projectId, id);
     return { data: { id, deleted: true } };
   },
 
   'GET /workflows/{id}/executions': async ({ projectId, pathParameters, query }) => ({
-    data: await listExecutions(projectId, parseInput(workflowId, pathParameters).id, parseInput(listExecutionsQuerySchema, query, 'query')),
+    data: await listExecutions(projectId, pathId(pathParameters, 'Workflow'), parseInput(listExecutionsQuerySchema, query, 'query')),
   }),
 });

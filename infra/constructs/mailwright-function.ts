@@ -16,9 +16,12 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableSchema } from '../../shared/db/schema';
+import { functionSettings } from '../function-settings';
+import { bundleAssetHash } from './bundle-hash';
 
 /** The repository root: entries, package-lock.json and tsconfig.json are found from here. */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const resolveFromRoot = createRequire(`${projectRoot}package.json`);
 
 export interface MailwrightFunctionProps {
   /** The folder under functions/: the entry is functions/<group>/handler.ts, export `handler`. */
@@ -40,7 +43,6 @@ export interface MailwrightFunctionProps {
 
 /** Bundling hooks that copy the resolved files and their packages' package.json next to the bundle. */
 function copyPackageFiles(specifiers: readonly string[]) {
-  const resolveFromRoot = createRequire(`${projectRoot}package.json`);
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
@@ -61,6 +63,16 @@ function copyPackageFiles(specifiers: readonly string[]) {
         ];
       }),
   };
+}
+
+/** The deploy-time tunables (infra/function-settings.ts) given as context, as variables. */
+function settingsEnvironment(scope: Construct): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const setting of functionSettings) {
+    const value: unknown = scope.node.tryGetContext(setting.context);
+    if (value !== undefined && value !== null && String(value) !== '') environment[setting.env] = String(value);
+  }
+  return environment;
 }
 
 /** The CloudWatch namespace of the functions' EMF metrics (shared/observability/metrics.ts). */
@@ -85,13 +97,28 @@ export class MailwrightFunction extends NodejsFunction {
       id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'X-Ray PutTraceSegments/PutTelemetryRecords (and dynamodb:ListStreams for stream consumers) support no resource-level permissions',
     });
+    const entry = `${projectRoot}functions/${props.group}/handler.ts`;
+    const runtime = Runtime.NODEJS_24_X;
+    const architecture = Architecture.ARM_64;
+    const bundling = {
+      format: OutputFormat.ESM,
+      target: 'node24',
+      minify: true,
+      sourceMap: true,
+      // The runtime's built-in SDK may lag behind the one we test (e.g. SES Attachments).
+      bundleAwsSDK: true,
+      mainFields: ['module', 'main'],
+      // CommonJS dependencies call require(); ESM output has none unless we create it.
+      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+    };
+    const bundledFiles = props.bundledFiles ?? [];
     super(scope, id, {
-      entry: `${projectRoot}functions/${props.group}/handler.ts`,
+      entry,
       handler: 'handler',
       projectRoot,
       depsLockFilePath: `${projectRoot}package-lock.json`,
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
+      runtime,
+      architecture,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
       logGroup,
@@ -106,19 +133,16 @@ export class MailwrightFunction extends NodejsFunction {
         // Responses and errors can carry addresses and message content: traces keep timings only.
         POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
         POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+        ...settingsEnvironment(scope),
         ...props.environment,
       },
       bundling: {
-        format: OutputFormat.ESM,
-        target: 'node24',
-        minify: true,
-        sourceMap: true,
-        // The runtime's built-in SDK may lag behind the one we test (e.g. SES Attachments).
-        bundleAwsSDK: true,
-        mainFields: ['module', 'main'],
-        // CommonJS dependencies call require(); ESM output has none unless we create it.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        ...(props.bundledFiles?.length ? { commandHooks: copyPackageFiles(props.bundledFiles) } : {}),
+        ...bundling,
+        // Only when bundling runs: the hash reads every input of the bundle (bundle-hash.ts).
+        ...(Stack.of(scope).bundlingRequired
+          ? { assetHash: bundleAssetHash(projectRoot, entry, { runtime: runtime.name, architecture: architecture.name, bundling, bundledFiles }, bundledFiles.map((file) => resolveFromRoot.resolve(file))) }
+          : {}),
+        ...(bundledFiles.length ? { commandHooks: copyPackageFiles(bundledFiles) } : {}),
       },
     });
   }

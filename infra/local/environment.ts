@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { guardThresholdEnvironment, guardThresholdsFrom } from '../../shared/campaigns/guard';
+import { guardThresholdEnvironment, guardThresholdSettings, guardThresholdsFrom } from '../../shared/campaigns/guard';
+import { functionSettings } from '../function-settings';
 
 /**
- * The local stack's settings, from the environment with the documented defaults, and the
- * environment the functions see locally: the same variables as in AWS, with endpoints pointed at
- * the emulators through AWS_ENDPOINT_URL_<SERVICE>.
+ * The local stack's settings, from the environment with the documented defaults; the CDK context
+ * the local synthesis takes from them; and the environment of the stack's own process and of
+ * operator tools (admin CLI, benches) — never of a function, whose environment is its template's.
  */
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -72,6 +70,40 @@ export function localSettings() {
 
 export type LocalSettings = ReturnType<typeof localSettings>;
 
+/**
+ * The context the local stack synthesizes the app with: the deploy-time values a user sets with
+ * `-c`, taken from the environment variables of the same meaning (README "Local stack"), and the
+ * public URL of the local gateway for links in mail.
+ */
+export function localContext(settings: LocalSettings): Record<string, string> {
+  const context: Record<string, string> = { publicApiUrl: process.env.PUBLIC_API_URL || `http://localhost:${settings.ports.PORT}` };
+  const fromEnvironment = [
+    { context: 'sendRatePerSecond', env: 'SEND_RATE_PER_SECOND' },
+    { context: 'rateLimitPerMinute', env: 'RATE_LIMIT_PER_MINUTE' },
+    ...Object.values(guardThresholdSettings),
+    ...functionSettings,
+  ];
+  for (const setting of fromEnvironment) {
+    const value = process.env[setting.env];
+    if (value !== undefined && value !== '') context[setting.context] = value;
+  }
+  return context;
+}
+
+/** Where the functions' SDK clients reach the local AWS (AWS_ENDPOINT_URL_<SERVICE>). */
+export function functionEndpoints(endpoints: { dynamodb: string; sqs: string; ses: string; s3: string; scheduler: string }): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    // DynamoDB Local serves its streams API on the same port.
+    AWS_ENDPOINT_URL_DYNAMODB_STREAMS: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_ENDPOINT_URL_SESV2: endpoints.ses,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    AWS_ENDPOINT_URL_SCHEDULER: endpoints.scheduler,
+  };
+}
+
+/** The environment of the stack's own process and of operator tools: the emulators directly, as an administrator. */
 export function localAwsEnvironment(settings: LocalSettings): Record<string, string> {
   const { ports } = settings;
   return {
@@ -81,42 +113,16 @@ export function localAwsEnvironment(settings: LocalSettings): Record<string, str
     AWS_SECRET_ACCESS_KEY: 'S3RVER',
     AWS_EC2_METADATA_DISABLED: 'true',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-    AWS_ENDPOINT_URL_DYNAMODB: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
-    // DynamoDB Local serves its streams API on the same port.
-    AWS_ENDPOINT_URL_DYNAMODB_STREAMS: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
-    AWS_ENDPOINT_URL_SQS: `http://127.0.0.1:${ports.SQS_PORT}`,
-    AWS_ENDPOINT_URL_SESV2: `http://127.0.0.1:${ports.SES_PORT}`,
-    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${ports.S3_PORT}`,
-    // The local EventBridge Scheduler (infra/local/scheduler.ts); any group and role are accepted.
-    AWS_ENDPOINT_URL_SCHEDULER: `http://127.0.0.1:${ports.SCHEDULER_PORT}`,
-    // Where links in mail point (unsubscribe): the local gateway.
-    PUBLIC_API_URL: process.env.PUBLIC_API_URL || `http://localhost:${ports.PORT}`,
-    SCHEDULE_GROUP_NAME: 'mailwright',
-    SCHEDULER_ROLE_ARN: 'arn:aws:iam::000000000000:role/mailwright-scheduler',
+    ...functionEndpoints({
+      dynamodb: `http://127.0.0.1:${ports.DYNAMODB_PORT}`,
+      sqs: `http://127.0.0.1:${ports.SQS_PORT}`,
+      ses: `http://127.0.0.1:${ports.SES_PORT}`,
+      s3: `http://127.0.0.1:${ports.S3_PORT}`,
+      scheduler: `http://127.0.0.1:${ports.SCHEDULER_PORT}`,
+    }),
     TABLE_NAME: settings.tableName,
     PAYLOAD_BUCKET: settings.bucketName,
     SES_CONFIGURATION_SET: 'mailwright',
     ...guardThresholdEnvironment(settings.guardThresholds),
-    // Outbound webhooks (README "Webhooks"): hosts let through the SSRF check (e.g. a local
-    // receiver on 127.0.0.1, http included) and the retry waits, as the user set them.
-    WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '',
-    ...(process.env.WEBHOOK_RETRY_SCHEDULE ? { WEBHOOK_RETRY_SCHEDULE: process.env.WEBHOOK_RETRY_SCHEDULE } : {}),
   };
 }
-
-/**
- * A secret the stack generates in Secrets Manager, locally: the variable if set, otherwise a
- * random value made once and kept in the data folder.
- */
-function localSecret(dataDir: string, envVar: string, fileName: string): string {
-  if (process.env[envVar]) return process.env[envVar]!;
-  const file = path.join(dataDir, fileName);
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
-}
-
-/** The key that encrypts webhook signing secrets (WEBHOOK_SECRETS_KEY). */
-export const localWebhookSecretsKey = (dataDir: string) => localSecret(dataDir, 'WEBHOOK_SECRETS_KEY', 'webhook-secrets.key');
-
-/** The key that signs unsubscribe links (UNSUBSCRIBE_SECRET). */
-export const localUnsubscribeSecret = (dataDir: string) => localSecret(dataDir, 'UNSUBSCRIBE_SECRET', 'unsubscribe-secret.key');

@@ -1,41 +1,141 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type {
-  APIGatewayAuthorizerResult,
-  APIGatewayProxyEvent,
-  APIGatewayProxyResult,
-  APIGatewayRequestAuthorizerEvent,
-  Context,
-} from 'aws-lambda';
-import { AUTHORIZER_CACHE_TTL_SECONDS, gatewayResponseHeaders, gatewayResponses, gatewayResponseTemplate } from '../gateway-responses';
-import { CORS_ALLOW_HEADERS, routes, type Route } from '../../shared/http/routes';
-import { lambdaContext } from './lambda-context';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { ACCOUNT, REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from './cloud-assembly';
+import type { Resolve } from './intrinsics';
+import type { LambdaPermissions } from './lambda/permissions';
+import type { FunctionRunner } from './lambda/runner';
 
 /**
- * A local REST API (v1) gateway: serves every route of shared/http/routes.ts through the real
- * authorizer and handlers with API Gateway's event shapes, emulating what the deployed API does:
- * missing Authorization → 401 without invoking the authorizer; thrown 'Unauthorized' → 401;
- * the returned policy evaluated per method ARN (and cached per Authorization header for
- * AUTHORIZER_CACHE_TTL_SECONDS) → 403 when it does not allow the method; unknown route → the
- * MISSING_AUTHENTICATION_TOKEN response; bodies over 10 MB → 413; handler crash → 502; all in the
- * gateway-response envelopes the stack installs.
+ * The REST API (v1) as the template declares it, served locally: its resources and methods
+ * (AWS_PROXY integrations to their functions, MOCK integrations for CORS preflight), the REQUEST
+ * authorizer (identity sources, result cache TTL), the gateway responses and binary media types.
+ * As API Gateway: a missing identity source → 401 without invoking the authorizer; a thrown
+ * 'Unauthorized' → 401; the returned policy evaluated per method ARN (and cached per identity) →
+ * 403 when it does not allow the method; no such route → MISSING_AUTHENTICATION_TOKEN; a body over
+ * 10 MB → 413; a function error → 502; past 29 s → 504; each function invoked only where its
+ * resource policy lets apigateway.amazonaws.com invoke it.
  */
-export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
-export type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
-
-export interface GatewayOptions {
-  handlerFor: (group: string) => Promise<ProxyHandler>;
-  authorizer: AuthorizerHandler;
-  health: () => Promise<{ ok: boolean; detail: Record<string, string> }>;
-  authorizerCacheTtlSeconds?: number;
+export interface ApiMethod {
+  method: string;
+  path: string;
+  pattern: RegExp;
+  names: string[];
+  authorizerId?: string;
+  functionLogicalId?: string;
+  mock?: { statusCode: number; headers: Record<string, string> };
 }
 
-const API_ID = 'local';
-const STAGE = 'api';
-const ACCOUNT = '000000000000';
-const REGION = process.env.AWS_REGION ?? 'us-east-1';
+export interface ApiAuthorizer {
+  id: string;
+  functionLogicalId: string;
+  identityHeaders: string[];
+  ttlSeconds: number;
+}
+
+export interface GatewayResponseDefinition {
+  statusCode?: number;
+  headers: Record<string, string>;
+  template?: string;
+}
+
+export interface ApiDefinition {
+  restApiId: string;
+  stage: string;
+  methods: ApiMethod[];
+  authorizers: Map<string, ApiAuthorizer>;
+  gatewayResponses: Map<string, GatewayResponseDefinition>;
+  binaryMediaTypes: string[];
+}
+
 const API_GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 const INTEGRATION_TIMEOUT_MS = 29_000;
+
+const unquote = (value: unknown) => String(value).replace(/^'(.*)'$/s, '$1');
+
+/** The API from the template: one RestApi, its resource tree, methods, authorizers and responses. */
+export function apiDefinition(template: CfnTemplate, resolve: Resolve): ApiDefinition {
+  const [[apiLogicalId, api] = []] = resourcesOfType(template, 'AWS::ApiGateway::RestApi');
+  if (!apiLogicalId || !api) throw new Error('The template has no REST API');
+  const resources = new Map(resourcesOfType(template, 'AWS::ApiGateway::Resource'));
+  const pathOf = (resourceId: unknown): string => {
+    const id = referencedLogicalId(resourceId);
+    if (!id || id === apiLogicalId) return '';
+    const resource = resources.get(id)!;
+    return `${pathOf(resource.Properties!.ParentId)}/${resource.Properties!.PathPart}`;
+  };
+  const methods = resourcesOfType(template, 'AWS::ApiGateway::Method').map(([, resource]): ApiMethod => {
+    const properties = resource.Properties ?? {};
+    const path = pathOf(properties.ResourceId) || '/';
+    const names = [...path.matchAll(/\{([^}+]+)\+?\}/g)].map((match) => match[1]!);
+    const pattern = new RegExp(`^${path.replace(/\{[^}]+\+\}/g, '(.+)').replace(/\{[^}]+\}/g, '([^/]+)')}/?$`);
+    const integration = properties.Integration ?? {};
+    const method: ApiMethod = { method: properties.HttpMethod, path, pattern, names };
+    if (properties.AuthorizationType === 'CUSTOM') method.authorizerId = referencedLogicalId(properties.AuthorizerId);
+    if (integration.Type === 'AWS_PROXY') method.functionLogicalId = referencedLogicalId(integration.Uri, 'Arn');
+    if (integration.Type === 'MOCK') {
+      const response = (integration.IntegrationResponses ?? [])[0] ?? {};
+      method.mock = {
+        statusCode: Number(response.StatusCode ?? 200),
+        headers: Object.fromEntries(Object.entries((response.ResponseParameters ?? {}) as Record<string, string>).map(([name, value]) => [name.replace('method.response.header.', ''), unquote(value)])),
+      };
+    }
+    return method;
+  });
+  const authorizers = new Map(
+    resourcesOfType(template, 'AWS::ApiGateway::Authorizer').map(([id, resource]) => {
+      const properties = resource.Properties ?? {};
+      const identityHeaders = String(properties.IdentitySource ?? '')
+        .split(',')
+        .map((source) => source.trim().replace(/^method\.request\.header\./, ''))
+        .filter(Boolean);
+      return [id, { id, functionLogicalId: referencedLogicalId(properties.AuthorizerUri, 'Arn')!, identityHeaders, ttlSeconds: Number(properties.AuthorizerResultTtlInSeconds ?? 300) }];
+    }),
+  );
+  const gatewayResponses = new Map(
+    resourcesOfType(template, 'AWS::ApiGateway::GatewayResponse').map(([, resource]) => {
+      const properties = resource.Properties ?? {};
+      return [
+        String(properties.ResponseType),
+        {
+          ...(properties.StatusCode ? { statusCode: Number(properties.StatusCode) } : {}),
+          headers: Object.fromEntries(Object.entries((properties.ResponseParameters ?? {}) as Record<string, string>).map(([name, value]) => [name.replace('gatewayresponse.header.', ''), unquote(value)])),
+          ...(properties.ResponseTemplates?.['application/json'] ? { template: String(properties.ResponseTemplates['application/json']) } : {}),
+        },
+      ];
+    }),
+  );
+  const [[, stage] = []] = resourcesOfType(template, 'AWS::ApiGateway::Stage');
+  return {
+    restApiId: String(resolve({ Ref: apiLogicalId })),
+    stage: String(stage?.Properties?.StageName ?? 'prod'),
+    // API Gateway prefers a static path segment to a {param} at the same position, whatever the order.
+    methods: methods.sort(bySpecificity),
+    authorizers,
+    gatewayResponses,
+    binaryMediaTypes: ((api.Properties?.BinaryMediaTypes ?? []) as string[]).map((type) => type.replace('~1', '/')),
+  };
+}
+
+const bySpecificity = (a: ApiMethod, b: ApiMethod) => {
+  const left = a.path.split('/');
+  const right = b.path.split('/');
+  for (let index = 0; index < Math.min(left.length, right.length); index++) {
+    const rank = (segment: string) => (segment.endsWith('+}') ? 2 : segment.startsWith('{') ? 1 : 0);
+    const difference = rank(left[index]!) - rank(right[index]!);
+    if (difference !== 0) return difference;
+  }
+  return right.length - left.length;
+};
+
+export interface GatewayOptions {
+  api: ApiDefinition;
+  runner: (functionLogicalId: string) => FunctionRunner;
+  permissions: LambdaPermissions;
+  health: () => Promise<{ ok: boolean; detail: Record<string, string> }>;
+  /** Lambda's Invoke and ListFunctions API, served locally beside the API (see lambda/invoke-api.ts). */
+  lambdaApi?: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;
+}
 
 interface CachedPolicy {
   result: APIGatewayAuthorizerResult;
@@ -43,34 +143,14 @@ interface CachedPolicy {
 }
 
 interface MatchedRoute {
-  route: Route;
+  route: ApiMethod;
   pathParameters: Record<string, string>;
 }
 
-/**
- * Like API Gateway, a static path segment wins over a {param} at the same position
- * (`/contacts/imports` before `/contacts/{id}`), whatever the order of the route table.
- */
-const bySpecificity = (a: Route, b: Route) => {
-  const left = a.path.split('/');
-  const right = b.path.split('/');
-  for (let index = 0; index < Math.min(left.length, right.length); index++) {
-    const leftParam = left[index]!.startsWith('{');
-    const rightParam = right[index]!.startsWith('{');
-    if (leftParam !== rightParam) return leftParam ? 1 : -1;
-  }
-  return 0;
-};
-
-const compiled = [...routes].sort(bySpecificity).map((route) => ({
-  route,
-  names: [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!),
-  pattern: new RegExp(`^${route.path.replace(/\{[^}]+\}/g, '([^/]+)')}/?$`),
-}));
-
 export function createLocalGateway(options: GatewayOptions): Server {
+  const { api } = options;
   const cache = new Map<string, CachedPolicy>();
-  const ttlMs = (options.authorizerCacheTtlSeconds ?? AUTHORIZER_CACHE_TTL_SECONDS) * 1000;
+  const executeApiArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${api.restApiId}`;
 
   return createServer((req, res) => {
     serve(req, res).catch((error) => {
@@ -78,6 +158,14 @@ export function createLocalGateway(options: GatewayOptions): Server {
       if (!res.headersSent) sendGatewayResponse(res, 'DEFAULT_5XX', 500, randomUUID());
     });
   });
+
+  async function invoke(functionLogicalId: string, event: unknown, sourceArn: string) {
+    const runner = options.runner(functionLogicalId);
+    if (!(await options.permissions.mayInvoke(runner.definition.arn, 'apigateway.amazonaws.com', sourceArn))) {
+      return { ok: false as const, error: { errorType: 'AccessDeniedException', errorMessage: `API Gateway may not invoke ${runner.definition.name} from ${sourceArn}` } };
+    }
+    return runner.invoke(event);
+  }
 
   async function serve(req: IncomingMessage, res: ServerResponse) {
     const requestId = randomUUID();
@@ -89,90 +177,81 @@ export function createLocalGateway(options: GatewayOptions): Server {
       res.writeHead(health.ok ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: health.ok ? 'ok' : 'starting', ...health.detail }));
       return;
     }
+    if (url.pathname.startsWith('/2015-03-31/functions') && (await options.lambdaApi?.(req, res, url))) return;
 
     const body = await readBody(req, API_GATEWAY_BODY_LIMIT);
     if (body === null) return sendGatewayResponse(res, 'REQUEST_TOO_LARGE', 413, requestId);
 
-    if (method === 'OPTIONS') return preflight(res, url.pathname, requestId);
-
     const matched = matchRoute(method, url.pathname);
     if (!matched) return sendGatewayResponse(res, 'MISSING_AUTHENTICATION_TOKEN', 403, requestId);
+    const { route } = matched;
+    if (route.mock) return res.writeHead(route.mock.statusCode, { ...route.mock.headers, 'x-amzn-RequestId': requestId }).end();
 
-    const methodArn = `arn:aws:execute-api:${REGION}:${ACCOUNT}:${API_ID}/${STAGE}/${method}${matched.route.path}`;
+    const methodArn = `${executeApiArn}/${api.stage}/${method}${route.path}`;
     const headers = singleValueHeaders(req);
-    // Routes with auth 'none' are AuthorizationType NONE in the stack: no authorizer, no key.
     let authorized: APIGatewayAuthorizerResult | undefined;
-    if (matched.route.auth !== 'none') {
-      const authorization = headerValue(headers, 'authorization');
-      if (!authorization) return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
-
-      let policy = cache.get(authorization);
+    if (route.authorizerId) {
+      const authorizer = api.authorizers.get(route.authorizerId)!;
+      const identity = authorizer.identityHeaders.map((name) => headerValue(headers, name.toLowerCase()));
+      if (identity.some((value) => value === undefined)) return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
+      const cacheKey = identity.join('\u0000');
+      let policy = cache.get(cacheKey);
       if (!policy || policy.expiresAt <= Date.now()) {
-        try {
-          const result = await options.authorizer(authorizerEvent(methodArn, matched, url, headers, requestId));
-          policy = { result, expiresAt: Date.now() + ttlMs };
-          if (ttlMs > 0) cache.set(authorization, policy);
-        } catch (error) {
-          if (error instanceof Error && error.message === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
-          console.error('Authorizer failed', error);
+        const outcome = await invoke(authorizer.functionLogicalId, authorizerEvent(methodArn, matched, url, headers, requestId, api), `${executeApiArn}/authorizers/${authorizer.id}`);
+        if (!outcome.ok) {
+          if (outcome.error.errorMessage === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
+          console.error(`Authorizer failed: ${outcome.error.errorType}: ${outcome.error.errorMessage}`);
           return sendGatewayResponse(res, 'AUTHORIZER_FAILURE', 500, requestId);
         }
+        policy = { result: outcome.result as APIGatewayAuthorizerResult, expiresAt: Date.now() + authorizer.ttlSeconds * 1000 };
+        if (authorizer.ttlSeconds > 0) cache.set(cacheKey, policy);
       }
       if (!allows(policy.result, methodArn)) return sendGatewayResponse(res, 'ACCESS_DENIED', 403, requestId);
       authorized = policy.result;
     }
 
-    const event = proxyEvent(method, url, matched, headers, req, body, requestId, authorized);
-    const handler = await options.handlerFor(matched.route.group);
-    let result: APIGatewayProxyResult;
-    try {
-      // Lambda returns the result as JSON: undefined values (e.g. headers removed) disappear.
-      result = JSON.parse(JSON.stringify(await withTimeout(handler(event, lambdaContext(matched.route.group, INTEGRATION_TIMEOUT_MS)), INTEGRATION_TIMEOUT_MS)));
-    } catch (error) {
-      if (error instanceof IntegrationTimeout) return sendGatewayResponse(res, 'INTEGRATION_TIMEOUT', 504, requestId);
-      console.error(`Function ${matched.route.group} failed`, error);
+    const event = proxyEvent(method, url, matched, headers, req, body, requestId, authorized, api);
+    const outcome = await withTimeout(invoke(route.functionLogicalId!, event, methodArn), INTEGRATION_TIMEOUT_MS);
+    if (outcome === 'timeout') return sendGatewayResponse(res, 'INTEGRATION_TIMEOUT', 504, requestId);
+    if (!outcome.ok) {
+      console.error(`${route.method} ${route.path} failed: ${outcome.error.errorType}: ${outcome.error.errorMessage}`);
       return sendGatewayResponse(res, 'DEFAULT_5XX', 502, requestId);
     }
+    const result = outcome.result as APIGatewayProxyResult;
     const responseBody = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '');
     res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'x-amzn-RequestId': requestId }).end(responseBody);
   }
-}
 
-function matchRoute(method: string, pathname: string): MatchedRoute | undefined {
-  for (const { route, names, pattern } of compiled) {
-    if (route.method !== method) continue;
-    const match = pattern.exec(pathname);
-    if (!match) continue;
-    const pathParameters = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1]!)]));
-    return { route, pathParameters };
+  function matchRoute(method: string, pathname: string): MatchedRoute | undefined {
+    for (const route of api.methods) {
+      if (route.method !== method && route.method !== 'ANY') continue;
+      const match = route.pattern.exec(pathname);
+      if (!match) continue;
+      const pathParameters = Object.fromEntries(route.names.map((name, index) => [name, safeDecode(match[index + 1]!)]));
+      return { route, pathParameters };
+    }
+    return undefined;
   }
-  return undefined;
+
+  /** Rendered like the deployed gateway responses: simple $context substitution; API Gateway's own body where none is set. */
+  function sendGatewayResponse(res: ServerResponse, type: string, defaultStatus: number, requestId: string) {
+    const spec = api.gatewayResponses.get(type) ?? api.gatewayResponses.get(defaultStatus >= 500 ? 'DEFAULT_5XX' : 'DEFAULT_4XX');
+    const status = spec?.statusCode ?? defaultStatus;
+    const body = (spec?.template ?? '{"message":$context.error.messageString}')
+      .replaceAll('$context.requestId', requestId)
+      .replaceAll('$context.requestTime', requestTime(new Date()))
+      .replaceAll('$context.error.messageString', JSON.stringify(type === 'MISSING_AUTHENTICATION_TOKEN' ? 'Missing Authentication Token' : 'Bad request'));
+    res.writeHead(status, { 'Content-Type': 'application/json', ...spec?.headers, 'x-amzn-RequestId': requestId, 'x-amzn-ErrorType': type }).end(body);
+  }
 }
 
-/** CORS preflight as the stack's addCorsPreflight mock integration answers it. */
-function preflight(res: ServerResponse, pathname: string, requestId: string) {
-  const corsRoutes = compiled.filter(({ route, pattern }) => route.cors && pattern.test(pathname));
-  if (corsRoutes.length === 0) return sendGatewayResponse(res, 'MISSING_AUTHENTICATION_TOKEN', 403, requestId);
-  res
-    .writeHead(204, {
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS.join(','),
-      'Access-Control-Allow-Methods': [...corsRoutes.map(({ route }) => route.method), 'OPTIONS'].join(','),
-      'Access-Control-Max-Age': '600',
-    })
-    .end();
-}
-
-/** Rendered exactly like the deployed gateway responses: simple $context substitution. */
-function sendGatewayResponse(res: ServerResponse, type: string, defaultStatus: number, requestId: string) {
-  const spec = gatewayResponses.find((candidate) => candidate.type === type) ?? gatewayResponses.find((candidate) => candidate.type === (defaultStatus >= 500 ? 'DEFAULT_5XX' : 'DEFAULT_4XX'))!;
-  const status = spec.statusCode ?? defaultStatus;
-  const body = gatewayResponseTemplate(spec, status)
-    .replaceAll('$context.requestId', requestId)
-    .replaceAll('$context.requestTime', requestTime(new Date()))
-    .replaceAll('$context.error.messageString', JSON.stringify('Bad request'));
-  res.writeHead(status, { ...gatewayResponseHeaders, ...spec.headers, 'x-amzn-RequestId': requestId, 'x-amzn-ErrorType': type }).end(body);
-}
+const safeDecode = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
 
 /** $context.requestTime is in Common Log Format: 22/Nov/2026:17:00:00 +0000. */
 function requestTime(date: Date): string {
@@ -228,23 +307,23 @@ function queryParameters(url: URL) {
   return Object.keys(single).length ? { single, multi } : { single: null, multi: null };
 }
 
-function requestContext(method: string, url: URL, route: Route, headers: Record<string, string>, requestId: string) {
+function requestContext(method: string, url: URL, route: ApiMethod, headers: Record<string, string>, requestId: string, api: ApiDefinition) {
   const now = new Date();
   return {
     accountId: ACCOUNT,
-    apiId: API_ID,
+    apiId: api.restApiId,
     domainName: headerValue(headers, 'host') ?? 'localhost',
     domainPrefix: 'localhost',
     extendedRequestId: requestId,
     httpMethod: method,
-    path: `/${STAGE}${url.pathname}`,
+    path: `/${api.stage}${url.pathname}`,
     protocol: 'HTTP/1.1',
     requestId,
     requestTime: requestTime(now),
     requestTimeEpoch: now.getTime(),
     resourceId: route.path,
     resourcePath: route.path,
-    stage: STAGE,
+    stage: api.stage,
     identity: {
       sourceIp: '127.0.0.1',
       userAgent: headerValue(headers, 'user-agent') ?? null,
@@ -265,7 +344,7 @@ function requestContext(method: string, url: URL, route: Route, headers: Record<
   };
 }
 
-function authorizerEvent(methodArn: string, matched: MatchedRoute, url: URL, headers: Record<string, string>, requestId: string): APIGatewayRequestAuthorizerEvent {
+function authorizerEvent(methodArn: string, matched: MatchedRoute, url: URL, headers: Record<string, string>, requestId: string, api: ApiDefinition): APIGatewayRequestAuthorizerEvent {
   const query = queryParameters(url);
   return {
     type: 'REQUEST',
@@ -279,7 +358,7 @@ function authorizerEvent(methodArn: string, matched: MatchedRoute, url: URL, hea
     queryStringParameters: query.single,
     multiValueQueryStringParameters: query.multi,
     stageVariables: null,
-    requestContext: requestContext(matched.route.method, url, matched.route, headers, requestId) as never,
+    requestContext: requestContext(matched.route.method, url, matched.route, headers, requestId, api) as never,
   };
 }
 
@@ -292,7 +371,11 @@ function proxyEvent(
   body: Buffer,
   requestId: string,
   authorization: APIGatewayAuthorizerResult | undefined,
+  api: ApiDefinition,
 ): APIGatewayProxyEvent {
+  // Bodies of the API's binary media types reach the function base64-encoded.
+  const contentType = (headerValue(headers, 'content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  const binary = body.length > 0 && api.binaryMediaTypes.some((type) => type === '*/*' || type.toLowerCase() === contentType);
   const query = queryParameters(url);
   const multiValueHeaders: Record<string, string[]> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) (multiValueHeaders[req.rawHeaders[i]!] ??= []).push(req.rawHeaders[i + 1]!);
@@ -307,23 +390,21 @@ function proxyEvent(
     pathParameters: Object.keys(matched.pathParameters).length ? matched.pathParameters : null,
     stageVariables: null,
     requestContext: {
-      ...requestContext(method, url, matched.route, headers, requestId),
+      ...requestContext(method, url, matched.route, headers, requestId, api),
       ...(authorization ? { authorizer: { ...authorization.context, principalId: authorization.principalId, integrationLatency: 0 } } : {}),
     } as APIGatewayProxyEvent['requestContext'],
-    body: body.length ? body.toString('utf8') : null,
-    isBase64Encoded: false,
+    body: body.length ? body.toString(binary ? 'base64' : 'utf8') : null,
+    isBase64Encoded: binary,
   };
 }
 
 
-class IntegrationTimeout extends Error {}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | 'timeout'> {
   let timer: NodeJS.Timeout;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new IntegrationTimeout()), ms);
+    new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), ms);
     }),
   ]);
 }

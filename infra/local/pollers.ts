@@ -1,78 +1,108 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { lambdaContext } from './lambda-context';
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from './cloud-assembly';
+import type { Resolve } from './intrinsics';
+import type { FunctionRunner } from './lambda/runner';
 
 /**
- * The local stand-in for Lambda's SQS event source mapping: up to `maxConcurrency` pollers per
- * queue receive batches, invoke the consumer with the SQS event shape and delete only what it did
- * not report in batchItemFailures. A failed message becomes visible again after the queue's
- * visibility timeout, and the queue's RedrivePolicy moves it to the DLQ after maxReceiveCount
- * receives — the same path as in AWS.
+ * Lambda's SQS event source mappings, locally, as the template declares them (queue, BatchSize,
+ * MaximumBatchingWindowInSeconds, ScalingConfig.MaximumConcurrency, FunctionResponseTypes): up to
+ * MaximumConcurrency pollers receive batches with the function's own role, invoke it with the
+ * SQS event shape and delete what succeeded — with ReportBatchItemFailures all but the reported
+ * items, without it the whole batch or nothing. A failed message becomes visible again after the
+ * queue's visibility timeout, and the queue's RedrivePolicy moves it to its DLQ after
+ * maxReceiveCount receives — the same path as in AWS.
  */
-export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
-
-export interface PollerOptions {
+export interface SqsMapping {
+  functionLogicalId: string;
   queueUrl: string;
   queueArn: string;
   batchSize: number;
+  batchingWindowSeconds: number;
   maxConcurrency: number;
-  handler: SqsHandler;
-  name: string;
-  /** The consumer's Lambda timeout: what context.getRemainingTimeInMillis() counts down from. */
-  timeoutMs?: number;
+  reportBatchItemFailures: boolean;
 }
 
-export function startPoller(options: PollerOptions): () => Promise<void> {
-  const sqs = new SQSClient({});
-  let running = true;
-  const workers = Array.from({ length: options.maxConcurrency }, () => work());
+/** Lambda's default when a mapping sets no MaximumConcurrency is account-wide scaling; locally a handful. */
+const DEFAULT_LOCAL_CONCURRENCY = 5;
 
-  async function work() {
+export function sqsMappings(template: CfnTemplate, resolve: Resolve, queueUrlByArn: ReadonlyMap<string, string>): SqsMapping[] {
+  return resourcesOfType(template, 'AWS::Lambda::EventSourceMapping').flatMap(([, resource]) => {
+    const properties = resource.Properties ?? {};
+    const queueArn = String(resolve(properties.EventSourceArn));
+    const queueUrl = queueUrlByArn.get(queueArn);
+    if (!queueUrl || properties.Enabled === false) return [];
+    return [
+      {
+        functionLogicalId: referencedLogicalId(properties.FunctionName)!,
+        queueUrl,
+        queueArn,
+        batchSize: Number(properties.BatchSize ?? 10),
+        batchingWindowSeconds: Number(properties.MaximumBatchingWindowInSeconds ?? 0),
+        maxConcurrency: Number(properties.ScalingConfig?.MaximumConcurrency ?? DEFAULT_LOCAL_CONCURRENCY),
+        reportBatchItemFailures: (properties.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
+      },
+    ];
+  });
+}
+
+export function startSqsMapping(mapping: SqsMapping, runner: FunctionRunner, sqs: SQSClient, log: (line: string) => void): () => Promise<void> {
+  let running = true;
+  const pollers = Array.from({ length: mapping.maxConcurrency }, () => poll());
+
+  async function poll() {
     while (running) {
       try {
-        const { Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: options.queueUrl,
-            MaxNumberOfMessages: options.batchSize,
-            WaitTimeSeconds: 1,
-            MessageSystemAttributeNames: ['All'],
-            MessageAttributeNames: ['All'],
-          }),
-        );
-        if (Messages.length === 0 || !running) continue;
-        await deliver(Messages);
+        const messages = await receiveBatch();
+        if (messages.length > 0 && running) await deliver(messages);
       } catch (error) {
-        if (running) {
-          console.error(`Poller ${options.name} failed; retrying`, error);
-          await new Promise((resolve) => setTimeout(resolve, 1000));
-        }
+        if (!running) break;
+        log(`Polling ${mapping.queueArn} for ${runner.definition.name} failed; retrying: ${(error as Error).name}: ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
   }
 
+  /** Up to BatchSize messages, waiting up to the batching window for a fuller batch. */
+  async function receiveBatch(): Promise<Message[]> {
+    const messages: Message[] = [];
+    const deadline = Date.now() + mapping.batchingWindowSeconds * 1000;
+    do {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: mapping.queueUrl,
+          MaxNumberOfMessages: Math.min(10, mapping.batchSize - messages.length),
+          WaitTimeSeconds: 1,
+          MessageSystemAttributeNames: ['All'],
+          MessageAttributeNames: ['All'],
+        }),
+      );
+      messages.push(...Messages);
+    } while (running && messages.length > 0 && messages.length < mapping.batchSize && Date.now() < deadline);
+    return messages;
+  }
+
   async function deliver(messages: Message[]) {
-    const event: SQSEvent = { Records: messages.map((message) => toRecord(message, options.queueArn)) };
-    let failed: Set<string>;
-    try {
-      const response = await options.handler(event, lambdaContext(options.name, options.timeoutMs ?? 30_000));
-      failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
-    } catch (error) {
-      console.error(`Consumer ${options.name} threw; the whole batch will be retried`, error);
-      return;
-    }
-    const done = messages.filter((message) => !failed.has(message.MessageId!));
-    if (done.length === 0) return;
-    await sqs.send(
-      new DeleteMessageBatchCommand({
-        QueueUrl: options.queueUrl,
-        Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
-      }),
+    const event: SQSEvent = { Records: messages.map((message) => toRecord(message, mapping.queueArn)) };
+    const outcome = await runner.invoke(event);
+    if (!outcome.ok) return; // the whole batch comes back after the visibility timeout
+    const failed = new Set(
+      mapping.reportBatchItemFailures ? ((outcome.result as SQSBatchResponse | null)?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier) : [],
     );
+    const done = messages.filter((message) => !failed.has(message.MessageId!));
+    for (let start = 0; start < done.length; start += 10) {
+      await sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: mapping.queueUrl,
+          Entries: done.slice(start, start + 10).map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
+        }),
+      );
+    }
   }
 
   return async () => {
     running = false;
-    await Promise.allSettled(workers);
+    await Promise.allSettled(pollers);
   };
 }
 
@@ -97,7 +127,6 @@ function toRecord(message: Message, queueArn: string): SQSRecord {
     md5OfBody: message.MD5OfBody ?? '',
     eventSource: 'aws:sqs',
     eventSourceARN: queueArn,
-    awsRegion: process.env.AWS_REGION ?? 'us-east-1',
+    awsRegion: REGION,
   };
 }
-

@@ -24,6 +24,13 @@ export interface SchedulerOptions {
   tickMs?: number;
   region?: string;
   account?: string;
+  /**
+   * How a schedule reaches its target: an SQS client acting as the schedule's role (the role
+   * EventBridge Scheduler assumes; throws when the role does not trust scheduler.amazonaws.com), and
+   * the queue URL of a target ARN. Without these, the process's own credentials and GetQueueUrl.
+   */
+  deliverAs?: (roleArn: string) => SQSClient;
+  queueUrlByArn?: ReadonlyMap<string, string>;
 }
 
 interface StoredSchedule {
@@ -179,7 +186,7 @@ export function startScheduler(options: SchedulerOptions): Promise<() => Promise
   async function fire(schedule: StoredSchedule, now: number): Promise<void> {
     const key = keyOf(schedule.GroupName, schedule.Name);
     try {
-      await sqs.send(
+      await (options.deliverAs?.(schedule.Target.RoleArn) ?? sqs).send(
         new SendMessageCommand({
           QueueUrl: await queueUrlOf(schedule.Target.Arn),
           MessageBody: schedule.Target.Input ?? '{}',
@@ -214,7 +221,7 @@ export function startScheduler(options: SchedulerOptions): Promise<() => Promise
   }
 
   async function queueUrlOf(arn: string): Promise<string> {
-    const known = queueUrls.get(arn);
+    const known = options.queueUrlByArn?.get(arn) ?? queueUrls.get(arn);
     if (known) return known;
     const [, , , , owner, name] = arn.split(':');
     const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: name, QueueOwnerAWSAccountId: owner || undefined }));

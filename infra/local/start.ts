@@ -1,63 +1,107 @@
 /**
- * `npm start`: the whole service on this machine against a local AWS.
- * DynamoDB Local, local SQS, local SES (with its mail viewer) and local S3 run as real servers;
- * the API is served through the real authorizer and handlers by the local gateway; queue pollers
- * feed the consumers. `--fresh` starts from empty data; `--in-memory` keeps DynamoDB's data in
- * memory (what tests and benchmarks use). Ctrl-C stops everything.
+ * `npm start`: the deployment itself, on this machine, against a local AWS. The CDK app is
+ * synthesized (offline, as `npm run synth` does) and the local stack runs what the template
+ * declares: every function from its bundle in its own worker threads with exactly its template
+ * environment and its role's credentials (IAM enforced by infra/local/iam/), the table, queues and
+ * buckets on DynamoDB Local, local SQS and local S3, the API's routes and authorizer, the event
+ * source mappings, the EventBridge rules and the SES events; the Scheduler and SES are emulated
+ * (infra/local/scheduler.ts, ses.ts). `--fresh` starts from empty data; `--in-memory` keeps
+ * DynamoDB's data in memory (tests and benchmarks); `--no-watch` does not rebuild functions when
+ * their source changes. Ctrl-C stops everything.
  */
-import { rmSync, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { queues } from '../queues';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { ACCOUNT, REGION, readCloudAssembly, type CloudAssembly } from './cloud-assembly';
+import { principalsOf, roleCredentials } from './credentials';
+import { createAuthorizer } from './iam/evaluate';
+import { collectPolicies } from './iam/policies';
+import { startIamProxy } from './iam/proxy';
+import type { IamService } from './iam/requests';
 import { assertJava17, assertPortsFree, startDynamoDb, startS3, startSes, startSqs, StartupError, type Stop } from './emulators';
-import { localAwsEnvironment, localSettings, localUnsubscribeSecret, localWebhookSecretsKey } from './environment';
-import type { AuthorizerHandler, ProxyHandler } from './gateway';
-import type { SqsHandler } from './pollers';
-import type { Context } from 'aws-lambda';
-import type { SesEvent } from '../../shared/deliverability/ses-events';
+import { functionEndpoints, localAwsEnvironment, localContext, localSettings, type LocalSettings } from './environment';
+import { createEventBus, type BusEvent } from './event-bus';
+import { apiDefinition, createLocalGateway } from './gateway';
+import { localFunctions } from './lambda/functions';
+import { lambdaInvokeApi } from './lambda/invoke-api';
+import { lambdaPermissions } from './lambda/permissions';
+import { FunctionRunner, type LocalFunction } from './lambda/runner';
+import { sqsMappings, startSqsMapping } from './pollers';
+import type { Resolve } from './intrinsics';
+import { createLocalResources, serveQueuesFrom, type LocalResources } from './resources';
+import { startStreamPoller, streamMappings } from './streams';
+import { synthesize } from './synth';
+import { watchSources } from './watch';
 
 const stops: Stop[] = [];
 let stopping = false;
 
+/** Environments a function invoked synchronously (API, authorizer, rules) may run at once, locally. */
+const SYNCHRONOUS_CONCURRENCY = 4;
+
 async function main() {
+  const started = performance.now();
   const fresh = process.argv.includes('--fresh');
   const inMemory = process.argv.includes('--in-memory');
+  const watch = !process.argv.includes('--no-watch');
   const settings = localSettings();
   assertJava17();
   await assertPortsFree(settings.ports);
   if (fresh) rmSync(settings.dataDir, { recursive: true, force: true });
   mkdirSync(settings.dataDir, { recursive: true });
-  Object.assign(process.env, localAwsEnvironment(settings), {
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    // EMF metric lines are for CloudWatch; POWERTOOLS_METRICS_DISABLED=false prints them locally.
-    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
-    WEBHOOK_SECRETS_KEY: localWebhookSecretsKey(settings.dataDir),
-    UNSUBSCRIBE_SECRET: localUnsubscribeSecret(settings.dataDir),
-  });
+  // The stack's own calls (creating resources, seeding, health) act as an administrator.
+  Object.assign(process.env, localAwsEnvironment(settings));
 
   const { ports } = settings;
-  const started = await Promise.allSettled([
+  const assemblyDir = path.join(settings.dataDir, 'cdk.out');
+  let bus: ReturnType<typeof createEventBus> | undefined;
+  const results = await Promise.allSettled([
+    synthesize(assemblyDir, localContext(settings)),
     startDynamoDb(ports.DYNAMODB_PORT, inMemory ? null : path.join(settings.dataDir, 'dynamodb')),
     startSqs(ports.SQS_PORT),
     startSes(ports.SES_PORT, {
       ...settings.sesFaults,
-      publish: publishSesEvent,
+      // The configuration set's EventBridge destination: SES events go onto the default bus.
+      publish: async (event) => bus?.put(event as unknown as BusEvent),
       verifySeconds: settings.domainVerifySeconds,
       identitiesFile: path.join(settings.dataDir, 'ses-identities.json'),
     }),
     startS3(ports.S3_PORT, path.join(settings.dataDir, 's3')),
   ]);
-  for (const result of started) if (result.status === 'fulfilled') stops.push(result.value);
-  const failure = started.find((result) => result.status === 'rejected');
+  for (const result of results.slice(1)) if (result.status === 'fulfilled') stops.push(result.value as Stop);
+  const failure = results.find((result) => result.status === 'rejected');
   if (failure) throw (failure as PromiseRejectedResult).reason;
+  const synth = (results[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof synthesize>>>).value;
 
-  const { createResources } = await import('./resources');
-  const queueUrls = await createResources(settings);
-  Object.assign(process.env, queueUrls);
-  // After the queues exist: due schedules (also those missed while stopped) fire into them.
-  stops.push(await (await import('./scheduler')).startScheduler({ port: ports.SCHEDULER_PORT, file: path.join(settings.dataDir, 'scheduler.json') }));
+  const assembly = readCloudAssembly(synth.directory);
+  const resources = await createLocalResources(assembly.template, settings, path.join(settings.dataDir, 'secrets.json'));
+  const iam = await startIamFronts(assembly, resources, settings);
+  const endpoints = functionEndpoints(iam.endpoints);
+  /** SDK clients acting as a role, through the same IAM fronts the functions use. */
+  const clientConfig = (roleArn: string) => ({ region: REGION, credentials: roleCredentials(roleArn) });
+  const sqsAs = (roleArn: string) => new SQSClient({ ...clientConfig(roleArn), endpoint: endpoints.AWS_ENDPOINT_URL_SQS });
+
+  const logs = functionLogs(settings);
+  const functions = localFunctions(assembly, resources.resolve, endpoints);
+  const sqs = sqsMappings(assembly.template, resources.resolve, resources.queueUrlByArn);
+  const streams = streamMappings(assembly.template, resources.resolve, resources.queueUrlByArn);
+  const runners = new Map<string, FunctionRunner>();
+  for (const [logicalId, spec] of functions) {
+    const mapped = [...sqs, ...streams].filter((mapping) => mapping.functionLogicalId === logicalId);
+    const maxConcurrency = mapped.reduce((total, mapping) => total + ('maxConcurrency' in mapping ? mapping.maxConcurrency : 1), 0) || SYNCHRONOUS_CONCURRENCY;
+    runners.set(logicalId, new FunctionRunner(spec, { maxConcurrency, log: logs.stream(spec.name) }));
+  }
+  stops.push(async () => void (await Promise.allSettled([...runners.values()].map((runner) => runner.stop()))));
+  const runnerByArn = (arn: string) => [...runners.values()].find((runner) => runner.definition.arn === arn);
+  const permissions = lambdaPermissions(iam.authorizer);
+  const log = (line: string) => console.error(line);
+
+  bus = createEventBus({ template: assembly.template, resolve: resources.resolve, runnerByArn, permissions, sqsAs, queueUrlByArn: resources.queueUrlByArn, log });
+  const { startScheduler } = await import('./scheduler');
+  stops.push(await startScheduler({ port: ports.SCHEDULER_PORT, file: path.join(settings.dataDir, 'scheduler.json'), deliverAs: schedulerDelivery(assembly, resources.resolve, sqsAs), queueUrlByArn: resources.queueUrlByArn }));
 
   const { seedLocalProject } = await import('./seed');
   const project = await seedLocalProject(path.join(settings.dataDir, 'local-project.json'), {
@@ -65,32 +109,36 @@ async function main() {
     public: process.env.LOCAL_PUBLIC_KEY || undefined,
   }, settings.senderDomain);
 
-  const { createLocalGateway } = await import('./gateway');
-  const { handler: authorizer } = (await import('../../functions/authorizer/handler')) as { handler: AuthorizerHandler };
-  const handlers = new Map<string, Promise<ProxyHandler>>();
-  const handlerFor = (group: string) => {
-    if (!handlers.has(group)) handlers.set(group, import(`../../functions/${group}/handler.ts`).then((module) => module.handler as ProxyHandler));
-    return handlers.get(group)!;
-  };
-  const gateway = createLocalGateway({ handlerFor, authorizer, health: () => health(settings.tableName) });
+  const gateway = createLocalGateway({ api: apiDefinition(assembly.template, resources.resolve), runner: (logicalId) => runners.get(logicalId)!, permissions, health: () => health(settings.tableName), lambdaApi: lambdaInvokeApi(() => runners.values()) });
   await listen(gateway, ports.PORT);
   stops.push(() => new Promise((resolve) => { gateway.closeAllConnections(); gateway.close(() => resolve()); }));
 
-  await startConsumers(queueUrls);
-  await startStreamConsumers(settings.tableName);
-  if (settings.segmentRefreshSeconds > 0) stops.push((await import('./schedules')).startSchedules(settings.segmentRefreshSeconds));
+  for (const mapping of sqs) {
+    const runner = runners.get(mapping.functionLogicalId)!;
+    stops.push(startSqsMapping(mapping, runner, sqsAs(runner.definition.roleArn), log));
+  }
+  for (const mapping of streams) {
+    const runner = runners.get(mapping.functionLogicalId)!;
+    const { roleArn } = runner.definition;
+    stops.push(await startStreamPoller({ mapping, runner, streams: new DynamoDBStreamsClient({ ...clientConfig(roleArn), endpoint: endpoints.AWS_ENDPOINT_URL_DYNAMODB_STREAMS }), sqs: sqsAs(roleArn), log }));
+  }
+  const everySeconds = process.env.LOCAL_SEGMENT_REFRESH_SECONDS ? settings.segmentRefreshSeconds : undefined;
+  stops.push(bus.startSchedules(everySeconds));
+  if (watch) stops.push(watchSources(() => reloadFunctions(settings, assemblyDir, resources, endpoints, runners)));
 
   const api = `http://localhost:${ports.PORT}`;
   console.log(
     [
       '',
-      'Mailwright is running locally.',
+      `Mailwright is running locally: ${functions.size} functions from the synthesized template (${synth.bundled} bundled, ${functions.size - synth.bundled} unchanged), healthy after ${((performance.now() - started) / 1000).toFixed(1)} s.`,
       `  API            ${api}   (GET ${api}/health)`,
       `  Mail viewer    http://localhost:${ports.SES_PORT}   (GET /store for JSON)`,
       `  Project        ${project.projectId}   (verified sender domain: ${settings.senderDomain})`,
       `  Secret key     ${project.secretKey}`,
       `  Public key     ${project.publicKey}`,
       `  Data           ${path.resolve(settings.dataDir)}${fresh ? ' (fresh)' : ''}${inMemory ? ' (DynamoDB in memory)' : ''}`,
+      `  Function logs  ${logs.where}${watch ? '   (functions are rebuilt when their source changes)' : ''}`,
+      ...[...functions.values()].map((spec) => `                 ${spec.name.padEnd(40)} ${logs.fileOf(spec.name)}`),
       '',
       `Try: curl -X POST ${api}/contacts -H "Authorization: Bearer ${project.secretKey}" -H "Content-Type: application/json" -d '{"email":"jane@example.com"}'`,
       'Press Ctrl-C to stop.',
@@ -100,53 +148,97 @@ async function main() {
 }
 
 /**
- * The configuration set's EventBridge destination, locally: SES events go straight into the
- * ses-events handler (loaded on first use, after the environment is set), with the two retries
- * Lambda gives an asynchronous invocation.
+ * The local IAM: one front per service (DynamoDB with its stream, SQS, S3, SES, the Scheduler) in
+ * front of its emulator, all evaluating the template's policies with one authorizer; the
+ * functions' endpoints and the queues' URLs name the fronts.
  */
-async function publishSesEvent(event: SesEvent): Promise<void> {
-  const { handler } = (await import('../../functions/ses-events/handler')) as { handler: (event: SesEvent, context: Context) => Promise<void> };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await handler(event, { awsRequestId: event.id } as Context);
-    } catch (error) {
-      if (attempt === 3) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+async function startIamFronts(assembly: CloudAssembly, resources: LocalResources, settings: LocalSettings) {
+  const authorizer = createAuthorizer(collectPolicies(assembly.template, resources.resolve), { account: ACCOUNT });
+  const roles = Object.entries(assembly.template.Resources)
+    .filter(([, resource]) => resource.Type === 'AWS::IAM::Role')
+    .map(([logicalId]) => String(resources.resolve({ 'Fn::GetAtt': [logicalId, 'Arn'] })));
+  const principals = principalsOf(roles);
+  const { ports } = settings;
+  const targets = { dynamodb: ports.DYNAMODB_PORT, sqs: ports.SQS_PORT, s3: ports.S3_PORT, ses: ports.SES_PORT, scheduler: ports.SCHEDULER_PORT } as const;
+  const fronts = await Promise.all(
+    (Object.entries(targets) as [IamService, number][]).map(async ([service, port]) => {
+      const front = await startIamProxy({ service, target: `http://127.0.0.1:${port}`, principals, authorizer, region: REGION, account: ACCOUNT, log: (message) => console.error(message) });
+      stops.push(() => front.stop());
+      return [service, front.url] as const;
+    }),
+  );
+  const endpoints = Object.fromEntries(fronts) as Record<IamService, string>;
+  serveQueuesFrom(resources, endpoints.sqs);
+  return { authorizer, endpoints };
+}
+
+/**
+ * The role a schedule names is assumed by the Scheduler only when its trust policy lets
+ * scheduler.amazonaws.com assume it; the delivery then acts as that role.
+ */
+function schedulerDelivery(assembly: CloudAssembly, resolve: Resolve, sqsAs: (roleArn: string) => SQSClient) {
+  const trusted = new Set<string>();
+  for (const [logicalId, resource] of Object.entries(assembly.template.Resources)) {
+    if (resource.Type !== 'AWS::IAM::Role') continue;
+    const statements = (resource.Properties?.AssumeRolePolicyDocument?.Statement ?? []) as { Effect: string; Principal?: { Service?: string | string[] } }[];
+    if (statements.some((statement) => statement.Effect === 'Allow' && [statement.Principal?.Service].flat().includes('scheduler.amazonaws.com'))) {
+      trusted.add(String(resolve({ 'Fn::GetAtt': [logicalId, 'Arn'] })));
     }
   }
+  const clients = new Map<string, SQSClient>();
+  return (roleArn: string) => {
+    if (!trusted.has(roleArn)) throw new Error(`EventBridge Scheduler cannot assume ${roleArn}: no role of the stack lets scheduler.amazonaws.com assume it`);
+    if (!clients.has(roleArn)) clients.set(roleArn, sqsAs(roleArn));
+    return clients.get(roleArn)!;
+  };
 }
 
-/** The table stream's consumers (infra/streams.ts), fed like Lambda's DynamoDB event source mapping. */
-async function startStreamConsumers(tableName: string) {
-  const { startStreamPoller } = await import('./streams');
-  const { streamConsumers } = await import('../streams');
-  for (const spec of streamConsumers) {
-    const module = (await import(`../../functions/${spec.group}/handler.ts`)) as { handler: import('./streams').StreamHandler };
-    stops.push(await startStreamPoller({ tableName, spec, handler: module.handler }));
+/** Each function's log (its CloudWatch log group, locally): one file per function, or the console with LOCAL_FUNCTION_LOGS=console. */
+function functionLogs(settings: LocalSettings) {
+  const toConsole = process.env.LOCAL_FUNCTION_LOGS === 'console';
+  const dir = path.resolve(settings.dataDir, 'logs');
+  mkdirSync(dir, { recursive: true });
+  const streams = new Map<string, WriteStream>();
+  const fileOf = (name: string) => path.join(dir, `${name}.log`);
+  stops.push(async () => streams.forEach((stream) => stream.end()));
+  return {
+    where: toConsole ? 'the console (LOCAL_FUNCTION_LOGS=console)' : dir,
+    fileOf: (name: string) => (toConsole ? '' : path.relative(process.cwd(), fileOf(name))),
+    stream(name: string): WriteStream | NodeJS.WriteStream {
+      if (toConsole) return process.stdout;
+      if (!streams.has(name)) streams.set(name, createWriteStream(fileOf(name), { flags: 'a' }));
+      return streams.get(name)!;
+    },
+  };
+}
+
+/**
+ * After a source change: synthesize again (only changed functions are bundled) and give each
+ * function whose bundle or configuration changed fresh environments; busy ones finish first.
+ */
+async function reloadFunctions(settings: LocalSettings, assemblyDir: string, resources: LocalResources, endpoints: Record<string, string>, runners: Map<string, FunctionRunner>) {
+  try {
+    const synth = await synthesize(assemblyDir, localContext(settings));
+    const functions = localFunctions(readCloudAssembly(synth.directory), resources.resolve, endpoints);
+    const changed: string[] = [];
+    for (const [logicalId, spec] of functions) {
+      const runner = runners.get(logicalId);
+      if (!runner) {
+        console.error(`${spec.name} is new in the template: restart npm start to run it.`);
+        continue;
+      }
+      if (!sameFunction(runner.definition, spec)) {
+        runner.update(spec);
+        changed.push(spec.name);
+      }
+    }
+    console.log(changed.length ? `Rebuilt in ${synth.seconds.toFixed(1)} s: ${changed.join(', ')}` : `Synthesized again in ${synth.seconds.toFixed(1)} s: no function changed.`);
+  } catch (error) {
+    console.error(`The change could not be built; the functions keep their previous bundles.\n${(error as Error).message}`);
   }
 }
 
-async function startConsumers(queueUrls: Record<string, string>) {
-  const { startPoller } = await import('./pollers');
-  const sqs = new SQSClient({});
-  for (const queue of queues) {
-    if (!queue.consumer) continue;
-    const queueUrl = queueUrls[queue.envVar]!;
-    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }));
-    const module = (await import(`../../functions/${queue.consumer.group}/handler.ts`)) as { handler: SqsHandler };
-    stops.push(
-      startPoller({
-        name: queue.consumer.group,
-        queueUrl,
-        queueArn: Attributes!.QueueArn!,
-        batchSize: queue.consumer.batchSize,
-        maxConcurrency: queue.consumer.maxConcurrency,
-        ...(queue.consumer.timeoutSeconds ? { timeoutMs: queue.consumer.timeoutSeconds * 1000 } : {}),
-        handler: module.handler,
-      }),
-    );
-  }
-}
+const sameFunction = (a: LocalFunction, b: LocalFunction) => JSON.stringify(a) === JSON.stringify(b);
 
 async function health(tableName: string) {
   try {

@@ -1,33 +1,60 @@
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import {
   DescribeStreamCommand,
-  DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
   type AttributeValue,
+  type DynamoDBStreamsClient,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { passesFilter, type StreamConsumerSpec } from '../streams';
-import { lambdaContext } from './lambda-context';
+import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from './cloud-assembly';
+import { matchesPattern, type EventPattern } from './event-pattern';
+import type { Resolve } from './intrinsics';
+import type { FunctionRunner } from './lambda/runner';
 
 /**
- * The local stand-in for Lambda's DynamoDB event source mapping, over DynamoDB Local's stream
- * (AWS_ENDPOINT_URL_DYNAMODB_STREAMS): shards open at start are read from LATEST, shards that
- * appear later from TRIM_HORIZON; each shard is read in order; records pass the consumer's
- * filter criteria (infra/streams.ts) and are handed over in batches of `batchSize` with the
- * Lambda event shape. A batch item failure retries from the failed record (as Lambda's
- * checkpointing does) up to `retryAttempts` times; then the records are logged and skipped — the
- * deployed mapping sends them to its DLQ instead. No bisection locally.
+ * Lambda's DynamoDB stream event source mappings, locally, as the template declares them
+ * (BatchSize, FilterCriteria, MaximumRetryAttempts, BisectBatchOnFunctionError,
+ * FunctionResponseTypes, the on-failure destination), over DynamoDB Local's stream read with the
+ * function's own role: shards open at start are read from LATEST, shards that appear later from
+ * TRIM_HORIZON; each shard in order. Records that pass the filters are handed over in batches; a
+ * reported item failure retries from that record, a function error bisects the batch when the
+ * mapping says so; after MaximumRetryAttempts the batch's metadata goes to the on-failure queue,
+ * as Lambda sends it, and the shard moves on.
  */
-export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
+export interface StreamMapping {
+  functionLogicalId: string;
+  streamArn: string;
+  batchSize: number;
+  retryAttempts: number;
+  bisect: boolean;
+  reportBatchItemFailures: boolean;
+  filters: EventPattern[];
+  onFailureArn?: string;
+  onFailureQueueUrl?: string;
+}
 
-export interface StreamPollerOptions {
-  tableName: string;
-  spec: StreamConsumerSpec;
-  handler: StreamHandler;
-  /** Idle wait between reads of a shard with no new records (ms). */
-  idleMs?: number;
+export function streamMappings(template: CfnTemplate, resolve: Resolve, queueUrlByArn: ReadonlyMap<string, string>): StreamMapping[] {
+  return resourcesOfType(template, 'AWS::Lambda::EventSourceMapping').flatMap(([, resource]) => {
+    const properties = resource.Properties ?? {};
+    const source = String(resolve(properties.EventSourceArn));
+    if (!source.includes(':dynamodb:') || properties.Enabled === false) return [];
+    const onFailureArn = properties.DestinationConfig?.OnFailure?.Destination ? String(resolve(properties.DestinationConfig.OnFailure.Destination)) : undefined;
+    return [
+      {
+        functionLogicalId: referencedLogicalId(properties.FunctionName)!,
+        streamArn: source,
+        batchSize: Number(properties.BatchSize ?? 100),
+        // -1 (the default) is "until the record expires"; locally a day's worth of retries is as good.
+        retryAttempts: properties.MaximumRetryAttempts === undefined || Number(properties.MaximumRetryAttempts) < 0 ? 10_000 : Number(properties.MaximumRetryAttempts),
+        bisect: properties.BisectBatchOnFunctionError === true,
+        reportBatchItemFailures: (properties.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures'),
+        filters: ((properties.FilterCriteria?.Filters ?? []) as { Pattern: string }[]).map((filter) => JSON.parse(filter.Pattern) as EventPattern),
+        ...(onFailureArn ? { onFailureArn, onFailureQueueUrl: queueUrlByArn.get(onFailureArn) } : {}),
+      },
+    ];
+  });
 }
 
 interface ShardState {
@@ -36,11 +63,20 @@ interface ShardState {
   done: boolean;
 }
 
+export interface StreamPollerOptions {
+  mapping: StreamMapping;
+  runner: FunctionRunner;
+  /** Clients with the function's credentials: reading the stream and sending to the on-failure queue are its role's. */
+  streams: DynamoDBStreamsClient;
+  sqs: SQSClient;
+  log: (line: string) => void;
+  /** Idle wait between reads of a shard with no new records (ms). */
+  idleMs?: number;
+}
+
 export async function startStreamPoller(options: StreamPollerOptions): Promise<() => Promise<void>> {
-  const streams = new DynamoDBStreamsClient({});
-  const { Table } = await new DynamoDBClient({}).send(new DescribeTableCommand({ TableName: options.tableName }));
-  const streamArn = Table?.LatestStreamArn;
-  if (!streamArn) throw new Error(`The table ${options.tableName} has no stream`);
+  const { mapping, runner, streams, sqs, log } = options;
+  const streamArn = mapping.streamArn;
   const idleMs = options.idleMs ?? 200;
   const shards = new Map<string, ShardState>();
   let running = true;
@@ -66,26 +102,62 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<(
     } while (ExclusiveStartShardId);
   }
 
-  async function deliver(records: DynamoDBRecord[]) {
+  /** One batch until it succeeds or its retries are spent; returns the retries left. */
+  async function deliver(shardId: string, records: DynamoDBRecord[], retriesLeft: number): Promise<number> {
     let pending = records;
-    for (let attempt = 0; pending.length > 0; attempt++) {
+    while (pending.length > 0) {
+      const outcome = await runner.invoke({ Records: pending });
       let failedAt: number;
-      try {
-        const response = await options.handler({ Records: pending }, lambdaContext(options.spec.group, 30_000));
-        const failure = response?.batchItemFailures?.[0]?.itemIdentifier;
-        if (!failure) return;
+      if (outcome.ok) {
+        const failure = mapping.reportBatchItemFailures ? (outcome.result as DynamoDBBatchResponse | null)?.batchItemFailures?.[0]?.itemIdentifier : undefined;
+        if (!failure) return retriesLeft;
         failedAt = Math.max(0, pending.findIndex((record) => record.dynamodb?.SequenceNumber === failure));
-      } catch (error) {
-        console.error(`Stream consumer ${options.spec.group} threw; retrying the batch`, error);
+      } else {
+        if (mapping.bisect && pending.length > 1 && retriesLeft > 0) {
+          const half = Math.ceil(pending.length / 2);
+          const left = await deliver(shardId, pending.slice(0, half), retriesLeft - 1);
+          return deliver(shardId, pending.slice(half), left);
+        }
         failedAt = 0;
       }
-      if (attempt >= options.spec.retryAttempts) {
-        console.error(`Stream consumer ${options.spec.group}: ${pending.length - failedAt} records failed ${attempt + 1} times and are skipped (the DLQ in AWS)`);
-        return;
+      if (retriesLeft <= 0) {
+        await sendToOnFailure(shardId, pending.slice(failedAt));
+        return mapping.retryAttempts;
       }
+      retriesLeft -= 1;
       pending = pending.slice(failedAt);
-      await sleep(Math.min(5_000, 100 * 2 ** attempt));
+      await sleep(Math.min(5_000, 100 * 2 ** (mapping.retryAttempts - retriesLeft)));
     }
+    return retriesLeft;
+  }
+
+  /** What Lambda sends to a stream mapping's on-failure destination: the batch's place in the stream, not its records. */
+  async function sendToOnFailure(shardId: string, records: DynamoDBRecord[]) {
+    log(`${runner.definition.name}: ${records.length} stream records failed after ${mapping.retryAttempts} retries${mapping.onFailureQueueUrl ? '; their batch info goes to the on-failure queue' : ' and are skipped'}`);
+    if (!mapping.onFailureQueueUrl) return;
+    const first = records[0]!.dynamodb!;
+    const last = records[records.length - 1]!.dynamodb!;
+    const timestamp = new Date().toISOString();
+    await sqs.send(
+      new SendMessageCommand({
+        QueueUrl: mapping.onFailureQueueUrl,
+        MessageBody: JSON.stringify({
+          requestContext: { requestId: crypto.randomUUID(), functionArn: runner.definition.arn, condition: 'RetryAttemptsExhausted', approximateInvokeCount: mapping.retryAttempts + 1 },
+          responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+          version: '1.0',
+          timestamp,
+          DDBStreamBatchInfo: {
+            shardId,
+            startSequenceNumber: first.SequenceNumber,
+            endSequenceNumber: last.SequenceNumber,
+            approximateArrivalOfFirstRecord: new Date((first.ApproximateCreationDateTime ?? 0) * 1000).toISOString(),
+            approximateArrivalOfLastRecord: new Date((last.ApproximateCreationDateTime ?? 0) * 1000).toISOString(),
+            batchSize: records.length,
+            streamArn,
+          },
+        }),
+      }),
+    );
   }
 
   async function readShard(id: string, state: ShardState): Promise<number> {
@@ -109,8 +181,10 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<(
     state.iterator = result.NextShardIterator;
     if (!state.iterator) state.done = true;
     if (records.length) state.lastSequence = records[records.length - 1]!.dynamodb?.SequenceNumber;
-    const wanted = records.filter((record) => passesFilter(options.spec, String(record.dynamodb?.Keys?.SK?.S ?? ''))).map((record) => toLambdaRecord(record, streamArn!));
-    for (let start = 0; start < wanted.length; start += options.spec.batchSize) await deliver(wanted.slice(start, start + options.spec.batchSize));
+    const wanted = records
+      .map((record) => toLambdaRecord(record, streamArn))
+      .filter((record) => mapping.filters.length === 0 || mapping.filters.some((filter) => matchesPattern(filter, record)));
+    for (let start = 0; start < wanted.length; start += mapping.batchSize) await deliver(id, wanted.slice(start, start + mapping.batchSize), mapping.retryAttempts);
     return records.length;
   }
 
@@ -128,7 +202,7 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<(
         if (read === 0) await sleep(idleMs);
       } catch (error) {
         if (!running) break;
-        console.error(`Stream poller ${options.spec.group} failed; retrying`, error);
+        log(`Reading the table stream for ${runner.definition.name} failed; retrying: ${(error as Error).name}: ${(error as Error).message}`);
         await sleep(1_000);
       }
     }
@@ -164,7 +238,7 @@ function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord
     eventName: record.eventName as DynamoDBRecord['eventName'],
     eventVersion: record.eventVersion ?? '1.1',
     eventSource: 'aws:dynamodb',
-    awsRegion: record.awsRegion ?? process.env.AWS_REGION ?? 'us-east-1',
+    awsRegion: record.awsRegion ?? REGION,
     eventSourceARN: streamArn,
     dynamodb: {
       ApproximateCreationDateTime: data.ApproximateCreationDateTime ? Math.floor(data.ApproximateCreationDateTime.getTime() / 1000) : undefined,

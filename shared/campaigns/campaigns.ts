@@ -43,6 +43,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
     description: input.description ?? null,
     subject: input.subject ?? null,
     body: input.body ?? null,
+    text: input.text ?? null,
     templateId: input.templateId ?? null,
     from: input.from ?? null,
     replyTo: input.replyTo ?? null,
@@ -262,7 +263,7 @@ export function scheduleTime(scheduledFor: string, now = Date.now()): Date {
 
 /** What create and update check before writing: parsable content, an existing MARKETING template and segment, a verified sender. */
 async function checkContent(projectId: string, campaign: StoredCampaign): Promise<void> {
-  assertTemplateParses({ subject: campaign.subject ?? undefined, body: campaign.body ?? undefined });
+  assertTemplateParses({ subject: campaign.subject ?? undefined, body: campaign.body ?? undefined, text: campaign.text ?? undefined });
   if (campaign.segmentId) await assertSegmentExists(projectId, campaign.segmentId);
   if (campaign.templateId || campaign.from) await resolveContent(projectId, campaign);
   else throw validationFailed([{ field: 'from', code: 'REQUIRED', message: 'from is required unless the template has a from address' }]);

@@ -2,6 +2,7 @@ import { assertVerifiedSender } from '../domains/domains';
 import type { EmailAddress, EmailRecord } from '../emails/emails';
 import { derivedUlid } from '../events/events';
 import { ApiError, validationFailed } from '../http/errors';
+import { withUnsubscribeLink } from '../templates/plain-text';
 import { assertTemplateParses, renderMessage, templateView } from '../templates/render';
 import type { Sender } from '../templates/schemas';
 import { getTemplate, type Template } from '../templates/templates';
@@ -13,6 +14,8 @@ export interface CampaignContent {
   subject: string;
   /** HTML with mustache variables. */
   html: string;
+  /** The plain-text part with mustache variables; absent: made from the rendered HTML (and in content resolved before it existed). */
+  text?: string;
   from: EmailAddress;
   replyTo: string | null;
 }
@@ -20,6 +23,7 @@ export interface CampaignContent {
 export interface ContentFields {
   subject: string | null;
   body: string | null;
+  text: string | null;
   templateId: string | null;
   from: Sender | null;
   replyTo: string | null;
@@ -34,6 +38,8 @@ export async function resolveContent(projectId: string, fields: ContentFields): 
   const template = fields.templateId ? await marketingTemplate(projectId, fields.templateId) : undefined;
   const subject = fields.subject ?? template?.subject;
   const html = fields.body ?? template?.body;
+  // A body of its own replaces the template's text too: the text part is then made from that body.
+  const text = fields.text ?? (fields.body ? undefined : template?.text) ?? undefined;
   const from = fields.from ?? template?.from ?? undefined;
   const missing = [
     ...(subject ? [] : [{ field: 'subject', code: 'REQUIRED', message: 'subject is required unless the template has one' }]),
@@ -41,9 +47,9 @@ export async function resolveContent(projectId: string, fields: ContentFields): 
     ...(from ? [] : [{ field: 'from', code: 'REQUIRED', message: 'from is required unless the template has a from address' }]),
   ];
   if (missing.length > 0) throw validationFailed(missing);
-  assertTemplateParses({ subject, body: html });
+  assertTemplateParses({ subject, body: html, text });
   await assertVerifiedSender(projectId, from!.email);
-  return { subject: subject!, html: html!, from: from!.name ? { email: from!.email, name: from!.name } : { email: from!.email }, replyTo: fields.replyTo ?? template?.replyTo ?? null };
+  return { subject: subject!, html: html!, ...(text ? { text } : {}), from: from!.name ? { email: from!.email, name: from!.name } : { email: from!.email }, replyTo: fields.replyTo ?? template?.replyTo ?? null };
 }
 
 async function marketingTemplate(projectId: string, templateId: string): Promise<Template> {
@@ -64,11 +70,11 @@ export const campaignEmailId = (campaignId: string, contactId: string, sentAt: s
 /**
  * The email record of one recipient: rendered for the contact ({{contact.email}},
  * {{contact.data.*}}, {{unsubscribeUrl}}), marketing (only subscribed contacts get it), with the
- * one-click unsubscribe headers.
+ * one-click unsubscribe headers and the unsubscribe link in its text part.
  */
 export function campaignEmail(projectId: string, campaign: { id: string; sentAt: string }, content: CampaignContent, recipient: Recipient, now: string): EmailRecord {
   const url = unsubscribeUrl({ projectId, contactId: recipient.id, campaignId: campaign.id });
-  const rendered = renderMessage({ subject: content.subject, html: content.html }, templateView({ unsubscribeUrl: url }, recipient));
+  const rendered = renderMessage({ subject: content.subject, html: content.html, text: content.text }, templateView({ unsubscribeUrl: url }, recipient));
   return {
     id: campaignEmailId(campaign.id, recipient.id, campaign.sentAt),
     projectId,
@@ -78,6 +84,7 @@ export function campaignEmail(projectId: string, campaign: { id: string; sentAt:
     replyTo: content.replyTo ? [content.replyTo] : [],
     subject: rendered.subject,
     html: rendered.html,
+    text: withUnsubscribeLink(rendered.text, url),
     headers: unsubscribeHeaders(url),
     attachments: [],
     source: { type: 'campaign', id: campaign.id },

@@ -10,6 +10,7 @@ export const campaignResponseSchema = v.pipe(
     description: v.nullable(v.string()),
     subject: v.nullable(v.string()),
     body: v.pipe(v.nullable(v.string()), v.description('HTML with {{mustache}} variables; with templateId, overrides the template body')),
+    text: v.pipe(v.nullable(v.string()), v.description('The plain-text part with {{mustache}} variables; null: the template\'s with templateId (unless body overrides it), else made from the rendered body')),
     templateId: v.nullable(idSchema),
     from: v.nullable(v.strictObject({ name: v.optional(v.string()), email: v.pipe(v.string(), v.email()) })),
     replyTo: v.nullable(v.pipe(v.string(), v.email())),

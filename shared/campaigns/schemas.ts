@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { emailSchema } from '../contacts/schemas';
 import { pageQueryEntries } from '../http/pagination';
-import { bodySchema, senderSchema, subjectSchema } from '../templates/schemas';
+import { bodySchema, senderSchema, subjectSchema, textSchema } from '../templates/schemas';
 import { campaignStatuses } from './status';
 
 /** The limits on campaigns, documented in the README ("Campaigns"). */
@@ -25,6 +25,7 @@ export const createCampaignSchema = v.pipe(
     description: v.optional(descriptionSchema),
     subject: v.optional(subjectSchema),
     body: v.optional(bodySchema),
+    text: v.optional(textSchema),
     templateId: v.optional(idSchema('templateId')),
     from: v.optional(senderSchema),
     replyTo: v.optional(emailSchema),
@@ -47,6 +48,7 @@ export const patchCampaignSchema = v.pipe(
     description: v.optional(v.nullable(descriptionSchema)),
     subject: v.optional(v.nullable(subjectSchema)),
     body: v.optional(v.nullable(bodySchema)),
+    text: v.optional(v.nullable(textSchema)),
     templateId: v.optional(v.nullable(idSchema('templateId'))),
     from: v.optional(v.nullable(senderSchema)),
     replyTo: v.optional(v.nullable(emailSchema)),

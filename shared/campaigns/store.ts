@@ -17,6 +17,8 @@ export interface Campaign {
   subject: string | null;
   /** HTML with mustache variables; with templateId, overrides the template's body. */
   body: string | null;
+  /** The plain-text part with mustache variables; null: the template's, or made from the rendered body. */
+  text: string | null;
   templateId: string | null;
   from: Sender | null;
   replyTo: string | null;
@@ -81,6 +83,7 @@ export function present(campaign: StoredCampaign): Campaign {
     description: campaign.description ?? null,
     subject: campaign.subject ?? null,
     body: campaign.body ?? null,
+    text: campaign.text ?? null,
     templateId: campaign.templateId ?? null,
     from: campaign.from ?? null,
     replyTo: campaign.replyTo ?? null,

@@ -8,6 +8,7 @@ import { transactWrite, type TransactItem } from '../db/transactions';
 import { conflict, notFound, validationFailed } from '../http/errors';
 import { contactKeys } from './keys';
 import { contactDataLimits, type ContactDataPatch } from './schemas';
+import { ULID_PATTERN } from '../http/ids';
 
 export interface Contact {
   id: string;
@@ -31,7 +32,6 @@ export interface UpsertResult {
 }
 
 const MAX_ATTEMPTS = 4;
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
  * Creates the contact with this email, or applies the changes to the existing one. The one

@@ -43,6 +43,8 @@ export interface EmailRecord {
   replyTo: string[];
   subject: string;
   html: string;
+  /** The plain-text part beside the HTML (multipart/alternative); records queued before it existed have none. */
+  text?: string;
   headers: { name: string; value: string }[];
   attachments: AttachmentRef[];
   source: { type: EmailSourceType; id?: string };

@@ -10,6 +10,7 @@ import { segmentKeys } from '../segments/keys';
 import { exportKeys } from './keys';
 import type { ExportFilter, listExportsQuerySchema } from './schemas';
 import { enqueueExport } from './queue';
+import { ULID_PATTERN } from '../http/ids';
 
 /**
  * Export jobs: POST /contacts/exports queues one; the contact-exports worker (worker.ts) writes the
@@ -19,8 +20,6 @@ export type ExportStatus = 'QUEUED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
 
 /** How long a download URL lasts. */
 export const DOWNLOAD_URL_SECONDS = 3600;
-
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export { createExportSchema, listExportsQuerySchema, type ExportFilter } from './schemas';
 

@@ -11,6 +11,7 @@ import { enqueueImport } from './queue';
 import { FileProblem, type RowError } from './rows';
 import type { listImportsQuerySchema } from './schemas';
 import { sniffFormat } from './source';
+import { ULID_PATTERN } from '../http/ids';
 
 /**
  * Import jobs: POST /contacts/imports stores the file (a CSV body, a JSON body as JSON Lines, or
@@ -187,8 +188,6 @@ export async function listImports(projectId: string, query: v.InferOutput<typeof
 }
 
 const listingOf = (projectId: string): CountedListing => ({ partition: importKeys.partition(projectId), prefix: importKeys.jobPrefix, counter: importKeys.counter(projectId) });
-
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export async function readImport(projectId: string, jobId: string): Promise<StoredImportJob> {
   const { Item } = ULID_PATTERN.test(jobId)

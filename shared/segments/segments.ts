@@ -18,6 +18,7 @@ import { agesWithTime, type FilterGroup } from './filter';
 import { segmentKeys } from './keys';
 import { memberIdsOf } from './membership';
 import type { CreateSegmentInput, ListQuery, SegmentChanges } from './schemas';
+import { ULID_PATTERN } from '../http/ids';
 
 /** A tracked segment's membership: being built (memberCount counts what is built so far), or built and kept current. */
 export type MembershipStatus = 'BUILDING' | 'READY';
@@ -49,8 +50,6 @@ interface StoredSegment extends Omit<Segment, 'memberCount' | 'membershipStatus'
 export const inlineBuildMaxContacts = integerEnv('SEGMENT_INLINE_BUILD_MAX_CONTACTS', 1_000, { min: 0 });
 /** An inline build that takes longer hands the rest to the builder. */
 const INLINE_BUILD_BUDGET_MS = 10_000;
-
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /**
  * POST /segments. On demand: checks the audience size (O(1)), evaluates, stores. Tracked: stores

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { emailSchema } from '../contacts/schemas';
+import { textSchema } from '../templates/schemas';
 
 /** The limits of POST /v1/send, documented in the README ("Sending"). */
 export const sendLimits = {
@@ -57,6 +58,8 @@ export const sendRequestSchema = v.pipe(
     to: v.union([addressSchema, v.pipe(v.array(addressSchema), v.minLength(1, 'to must not be empty'), v.maxLength(sendLimits.maxRecipients, `at most ${sendLimits.maxRecipients} recipients`))], 'to must be an email address, { name, email }, or an array of them'),
     subject: v.optional(v.pipe(v.string('subject must be a string'), v.minLength(1, 'subject must not be empty'), v.maxLength(998, 'subject is at most 998 characters'), noLineBreaks('subject'))),
     body: v.optional(v.pipe(v.string('body must be a string'), v.minLength(1, 'body must not be empty'), v.check((body) => Buffer.byteLength(body) <= sendLimits.maxBodyBytes, `body is at most ${sendLimits.maxBodyBytes / 1024} KB`))),
+    /** The plain-text part (Resend's `text`, Postmark's `TextBody`); without it, it is made from the HTML. */
+    text: v.optional(textSchema),
     /** How `body` is written: HTML (default) or Markdown, rendered to HTML with raw HTML escaped. */
     type: v.optional(v.picklist(['html', 'markdown'], 'type must be html or markdown'), 'html'),
     template: v.optional(v.pipe(v.string('template must be a template id'), v.minLength(1))),

@@ -1,6 +1,7 @@
 import { SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
 import type { EmailAddress, EmailRecord } from '../emails/emails';
 import { traced } from '../observability/tracer';
+import { plainTextOf } from '../templates/plain-text';
 
 /**
  * The SES v2 client for sending. maxAttempts 1: the SDK must not retry throttled sends on its own,
@@ -45,7 +46,8 @@ export function buildSendEmailInput(record: EmailRecord, attachments: Attachment
     Content: {
       Simple: {
         Subject: { Data: record.subject, Charset: 'UTF-8' },
-        Body: { Html: { Data: record.html, Charset: 'UTF-8' } },
+        // Both parts: SES sends multipart/alternative, which text-only readers and spam filters expect.
+        Body: { Html: { Data: record.html, Charset: 'UTF-8' }, Text: { Data: record.text ?? plainTextOf(record.html), Charset: 'UTF-8' } },
         ...(record.headers.length > 0 ? { Headers: record.headers.map(({ name, value }) => ({ Name: name, Value: value })) } : {}),
         ...(attachments.length > 0
           ? {

@@ -32,7 +32,9 @@ export async function sendTransactional(projectId: string, request: SendRequest)
   const subject = request.subject ?? template!.subject;
   const body = request.body !== undefined && request.type === 'markdown' ? markdownToHtml(request.body) : request.body;
   const html = body ?? template!.body;
-  assertTemplateParses({ subject: request.subject, body });
+  // A body given without a text replaces the template's text too: the text part is then made from it.
+  const text = request.text ?? (body === undefined ? template?.text : undefined);
+  assertTemplateParses({ subject: request.subject, body, text: request.text });
   const from = resolveFrom(request, template);
   await assertVerifiedSender(projectId, from.email);
 
@@ -47,7 +49,7 @@ export async function sendTransactional(projectId: string, request: SendRequest)
 
   const records: EmailRecord[] = recipients.map((recipient, index) => {
     const contact = contacts[index]!;
-    const rendered = renderMessage({ subject, html }, templateView(request.data ?? {}, contact));
+    const rendered = renderMessage({ subject, html, text }, templateView(request.data ?? {}, contact));
     return {
       id: ulid(),
       projectId,
@@ -57,6 +59,7 @@ export async function sendTransactional(projectId: string, request: SendRequest)
       replyTo: replyTo ? [replyTo] : [],
       subject: rendered.subject,
       html: rendered.html,
+      text: rendered.text,
       headers: Object.entries(request.headers ?? {}).map(([name, value]) => ({ name, value })),
       attachments,
       source: { type: 'transactional', ...(template ? { id: template.id } : {}) },

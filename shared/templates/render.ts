@@ -1,5 +1,6 @@
 import Mustache from 'mustache';
 import { validationFailed } from '../http/errors';
+import { plainTextOf } from './plain-text';
 
 /**
  * Mustache rendering of template subjects and bodies, shared by the templates API (which only
@@ -7,14 +8,15 @@ import { validationFailed } from '../http/errors';
  *
  * - body (HTML): `{{var}}` is HTML-escaped, `{{{var}}}` is inserted raw, dotted paths
  *   (`{{contact.data.plan}}`) and sections work; a missing variable renders empty.
- * - subject: the same, but nothing is HTML-escaped (a subject is not HTML: "Tom & Jerry" stays).
+ * - subject and text (the plain-text part): the same, but nothing is HTML-escaped (they are not
+ *   HTML: "Tom & Jerry" stays). Without a text, the text part is made from the rendered HTML.
  * - No partials (`{{> name}}` renders empty).
  *
  * A private Writer is used, so the global Mustache state (escape, cache) is neither read nor
  * changed; its parse cache is bounded so a long-lived sender does not grow without limit.
  */
 
-type TemplateField = 'subject' | 'body';
+type TemplateField = 'subject' | 'body' | 'text';
 
 const CACHE_SIZE = 100;
 const writer = new Mustache.Writer();
@@ -34,19 +36,29 @@ const escapeHtml = (value: unknown) => String(value).replace(/[&<>"'`=/]/g, (cha
 const noEscape = (value: unknown) => String(value);
 
 /** Throws 422 VALIDATION_ERROR with code INVALID_TEMPLATE on the first field that does not parse. */
-export function assertTemplateParses(fields: { subject?: string; body?: string }): void {
+export function assertTemplateParses(fields: { subject?: string; body?: string; text?: string }): void {
   if (fields.subject !== undefined) parseField(fields.subject, 'subject');
   if (fields.body !== undefined) parseField(fields.body, 'body');
+  if (fields.text !== undefined) parseField(fields.text, 'text');
 }
 
-/** Renders a subject (not escaped) and an HTML body (escaped) with the same variables. */
-export function renderMessage(template: { subject: string; html: string }, view: Record<string, unknown>): { subject: string; html: string } {
+/**
+ * Renders a subject (not escaped), an HTML body (escaped) and a plain-text part (not escaped)
+ * with the same variables; without a text template, the text part is the rendered HTML as text.
+ */
+export function renderMessage(
+  template: { subject: string; html: string; text?: string | null },
+  view: Record<string, unknown>,
+): { subject: string; html: string; text: string } {
   const safeView = toSafeView(view) as Record<string, unknown>;
   parseField(template.subject, 'subject');
   parseField(template.html, 'body');
+  if (template.text) parseField(template.text, 'text');
+  const html = writer.render(template.html, safeView, undefined, { escape: escapeHtml });
   return {
     subject: writer.render(template.subject, safeView, undefined, { escape: noEscape }),
-    html: writer.render(template.html, safeView, undefined, { escape: escapeHtml }),
+    html,
+    text: template.text ? writer.render(template.text, safeView, undefined, { escape: noEscape }) : plainTextOf(html),
   };
 }
 

@@ -7,6 +7,7 @@ export const templateLimits = {
   maxNameLength: 200,
   maxSubjectLength: 998,
   maxBodyBytes: 200 * 1024,
+  maxTextBytes: 100 * 1024,
   maxFromNameLength: 200,
 } as const;
 
@@ -42,6 +43,14 @@ export const bodySchema = v.pipe(
   v.check((body) => Buffer.byteLength(body) <= templateLimits.maxBodyBytes, `body must be at most ${templateLimits.maxBodyBytes} bytes`),
 );
 
+/** The plain-text part, with the same variables as the body; without it, it is made from the HTML. */
+export const textSchema = v.pipe(
+  v.string('text must be a string'),
+  v.nonEmpty('text must not be empty'),
+  v.check((text) => Buffer.byteLength(text) <= templateLimits.maxTextBytes, `text must be at most ${templateLimits.maxTextBytes} bytes`),
+  v.description('The plain-text part of the mail (multipart/alternative beside the HTML), with the same {{mustache}} variables, nothing escaped. Without it the text part is made from the rendered HTML: links as "text [url]", images dropped.'),
+);
+
 const typeSchema = v.picklist(templateTypes, 'type must be TRANSACTIONAL or MARKETING');
 
 const senderNameSchema = v.pipe(
@@ -64,22 +73,24 @@ export const createTemplateSchema = v.object({
   name: nameSchema,
   subject: subjectSchema,
   body: bodySchema,
+  text: v.optional(textSchema),
   type: typeSchema,
   from: v.optional(senderSchema),
   replyTo: v.optional(emailSchema),
 });
 
-/** PATCH: every field optional, at least one given; `from: null` / `replyTo: null` remove them. */
+/** PATCH: every field optional, at least one given; `text`, `from` and `replyTo` null remove them. */
 export const patchTemplateSchema = v.pipe(
   v.object({
     name: v.optional(nameSchema),
     subject: v.optional(subjectSchema),
     body: v.optional(bodySchema),
+    text: v.optional(v.nullable(textSchema)),
     type: v.optional(typeSchema),
     from: v.optional(v.nullable(senderSchema)),
     replyTo: v.optional(v.nullable(emailSchema)),
   }),
-  v.check((changes) => Object.values(changes).some((value) => value !== undefined), 'give at least one of name, subject, body, type, from, replyTo'),
+  v.check((changes) => Object.values(changes).some((value) => value !== undefined), 'give at least one of name, subject, body, text, type, from, replyTo'),
 );
 
 export const listTemplatesQuerySchema = v.object({

@@ -10,6 +10,7 @@ import { conflict, notFound } from '../http/errors';
 import { templateKeys } from './keys';
 import { assertTemplateParses } from './render';
 import type { CreateTemplateInput, ListTemplatesQuery, Sender, TemplateChanges, TemplateType } from './schemas';
+import { ULID_PATTERN } from '../http/ids';
 
 export interface Template {
   id: string;
@@ -17,6 +18,8 @@ export interface Template {
   subject: string;
   /** HTML with mustache variables. */
   body: string;
+  /** The plain-text part with mustache variables; null: made from the rendered body. */
+  text: string | null;
   type: TemplateType;
   /** Its domain is checked when a send uses the template, not here. */
   from: Sender | null;
@@ -32,19 +35,18 @@ export interface Page<T> {
   total: number;
 }
 
-
 const MAX_ATTEMPTS = 4;
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** Creates the template and counts it (total and per type), in one transaction. */
 export async function createTemplate(projectId: string, input: CreateTemplateInput): Promise<Template> {
-  assertTemplateParses({ subject: input.subject, body: input.body });
+  assertTemplateParses({ subject: input.subject, body: input.body, text: input.text });
   const now = new Date().toISOString();
   const template: Template = {
     id: ulid(),
     name: input.name,
     subject: input.subject,
     body: input.body,
+    text: input.text ?? null,
     type: input.type,
     from: input.from ?? null,
     replyTo: input.replyTo ?? null,
@@ -108,12 +110,12 @@ export async function countTemplates(projectId: string): Promise<TemplateCounts>
 }
 
 /**
- * PATCH: the given fields replace the stored ones; `from: null` / `replyTo: null` remove them.
+ * PATCH: the given fields replace the stored ones; `text`, `from` or `replyTo` null remove them.
  * One UpdateItem, unless the type changes: then the per-type counters move in the same
  * transaction, conditioned on the type that was read.
  */
 export async function patchTemplate(projectId: string, templateId: string, changes: TemplateChanges): Promise<Template> {
-  assertTemplateParses({ subject: changes.subject, body: changes.body });
+  assertTemplateParses({ subject: changes.subject, body: changes.body, text: changes.text ?? undefined });
   if (!ULID_PATTERN.test(templateId)) throw notFound('Template');
   const key = templateKeys.template(projectId, templateId);
 
@@ -197,7 +199,7 @@ async function readTemplate(projectId: string, templateId: string): Promise<Temp
   return Item ? toTemplate(Item) : undefined;
 }
 
-const fields = { name: 'name', subject: 'subject', body: 'body', type: 'type', from: 'from', replyTo: 'replyTo' } as const;
+const fields = { name: 'name', subject: 'subject', body: 'body', text: 'text', type: 'type', from: 'from', replyTo: 'replyTo' } as const;
 
 function buildUpdate(changes: TemplateChanges, now: string) {
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
@@ -247,6 +249,7 @@ export function toItem(projectId: string, template: Template) {
     name: template.name,
     subject: template.subject,
     body: template.body,
+    ...(template.text ? { text: template.text } : {}),
     type: template.type,
     ...(template.from ? { from: template.from } : {}),
     ...(template.replyTo ? { replyTo: template.replyTo } : {}),
@@ -262,6 +265,7 @@ export function toTemplate(item: Record<string, unknown>): Template {
     name: item.name as string,
     subject: item.subject as string,
     body: item.body as string,
+    text: (item.text as string | undefined) ?? null,
     type: item.type as TemplateType,
     from: from ? { ...(from.name ? { name: from.name } : {}), email: from.email } : null,
     replyTo: (item.replyTo as string | undefined) ?? null,

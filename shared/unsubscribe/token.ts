@@ -31,15 +31,28 @@ export function unsubscribeToken({ projectId, contactId, campaignId }: Unsubscri
   return `${payload}.${sign(payload).toString('base64url')}`;
 }
 
+/**
+ * The bytes of canonical unpadded base64url, or undefined. Node's decoder skips characters
+ * outside the alphabet and ignores the unused low bits of the last character, so several
+ * spellings decode to the same bytes; only the one the encoder writes is accepted, so that any
+ * changed character invalidates a token.
+ */
+function decodeBase64url(text: string): Buffer | undefined {
+  const bytes = Buffer.from(text, 'base64url');
+  return bytes.toString('base64url') === text ? bytes : undefined;
+}
+
 /** The subject of a token this service signed, or undefined for anything else. */
 export function verifyUnsubscribeToken(token: string): UnsubscribeSubject | undefined {
   if (token.length > 300) return undefined;
   const [payload, signature, ...rest] = token.split('.');
   if (!payload || !signature || rest.length > 0) return undefined;
-  const given = Buffer.from(signature, 'base64url');
+  const given = decodeBase64url(signature);
   const expected = sign(payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  const [projectId, contactId, campaignId, ...extra] = Buffer.from(payload, 'base64url').toString('utf8').split('.');
+  if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  const decoded = decodeBase64url(payload);
+  if (!decoded) return undefined;
+  const [projectId, contactId, campaignId, ...extra] = decoded.toString('utf8').split('.');
   if (!projectId || !contactId || campaignId === undefined || extra.length > 0 || ![projectId, contactId, campaignId || 'none'].every((id) => ID.test(id))) return undefined;
   return { projectId, contactId, ...(campaignId ? { campaignId } : {}) };
 }

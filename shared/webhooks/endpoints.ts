@@ -9,6 +9,7 @@ import { webhookKeys } from './keys';
 import { indexWrite, MAX_ENDPOINTS_PER_PROJECT } from './subscriptions';
 import type { CreateWebhookInput, PatchWebhookInput } from './schemas';
 import { decryptSecret, encryptSecret, generateSecret } from './secrets';
+import { ULID_PATTERN } from '../http/ids';
 
 /** A project's webhook endpoint as the API shows it (never with its secret, except below). */
 export interface WebhookEndpoint {
@@ -30,7 +31,6 @@ export type WebhookEndpointWithSecret = WebhookEndpoint & { secret: string };
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** The ciphertext of an endpoint's secret is bound to the endpoint. */
 const secretBinding = (projectId: string, endpointId: string) => `${projectId}/${endpointId}`;

@@ -21,8 +21,6 @@ export const patchWebhookSchema = v.pipe(
   v.check((patch) => Object.values(patch).some((value) => value !== undefined), 'Give at least one of url, events, description, enabled'),
 );
 
-export const webhookIdSchema = v.object({ id: v.string() });
-
 export const listDeliveriesQuerySchema = v.object({ ...pageQueryEntries });
 
 export type CreateWebhookInput = v.InferOutput<typeof createWebhookSchema>;

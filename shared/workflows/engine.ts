@@ -11,6 +11,7 @@ import { RetryLater } from '../queue/errors';
 import { compileFilter } from '../segments/filter';
 import { contactEventTimes } from '../segments/membership';
 import { enqueueEmails } from '../sending/send-queue';
+import { withUnsubscribeLink } from '../templates/plain-text';
 import { renderMessage, templateView } from '../templates/render';
 import { getTemplate } from '../templates/templates';
 import { unsubscribeHeaders, unsubscribeUrl } from '../unsubscribe/token';
@@ -115,7 +116,7 @@ const STEPS: Record<Step['type'], StepRunner> = {
     const marketing = template.type === 'MARKETING';
     const unsubscribe = marketing ? unsubscribeUrl({ projectId: context.projectId, contactId: contact.id }) : undefined;
     const rendered = renderMessage(
-      { subject: template.subject, html: template.body },
+      { subject: template.subject, html: template.body, text: template.text },
       templateView({ event: context.execution.trigger.data, ...(unsubscribe ? { unsubscribeUrl: unsubscribe } : {}) }, contact),
     );
     const startedAt = context.record?.startedAt ?? new Date().toISOString();
@@ -129,6 +130,7 @@ const STEPS: Record<Step['type'], StepRunner> = {
       replyTo: template.replyTo ? [template.replyTo] : [],
       subject: rendered.subject,
       html: rendered.html,
+      text: unsubscribe ? withUnsubscribeLink(rendered.text, unsubscribe) : rendered.text,
       headers: unsubscribe ? unsubscribeHeaders(unsubscribe) : [],
       attachments: [],
       source: { type: 'workflow', id: context.workflow.id },

@@ -3,6 +3,7 @@ import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { workflowKeys } from './keys';
 import type { Step, Trigger } from './schemas';
+import { ULID_PATTERN } from '../http/ids';
 
 /** Reads of workflow definitions, shared by the API, the trigger consumer and the runner. */
 
@@ -28,8 +29,6 @@ export interface StoredWorkflow extends Workflow {
   /** Signs the WEBHOOK steps' requests (Standard Webhooks); shown once, on create. */
   webhookSecret: string;
 }
-
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export async function readWorkflow(projectId: string, workflowId: string): Promise<StoredWorkflow | undefined> {
   if (!ULID_PATTERN.test(workflowId)) return undefined;

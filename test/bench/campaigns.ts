@@ -146,7 +146,7 @@ async function runDispatch(size: number): Promise<DispatchRun & { perSecond: num
   const html = '<p>Hi {{contact.data.name}} ({{contact.email}}) <a href="{{unsubscribeUrl}}">unsubscribe</a></p>';
   const from = { email: 'news@example.com' };
   const campaign = {
-    id: campaignId, name: 'bench', description: null, subject, body: html, templateId: null, from, replyTo: null, segmentId: null, status: 'SENDING' as const,
+    id: campaignId, name: 'bench', description: null, subject, body: html, text: null, templateId: null, from, replyTo: null, segmentId: null, status: 'SENDING' as const,
     scheduledFor: null, cancelledAt: null, pausedAt: null, pauseReason: null, createdAt: sentAt, updatedAt: sentAt, version: 1, ...startFields(sentAt, { subject, html, from, replyTo: null }),
   };
   await documentClient.send(new PutCommand({ TableName: tableName, Item: toItem(projectId, campaign) }));

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { admin, api, stack, until } from './client';
 import { storedEmails, type StoredEmail } from './mail-viewer';
 
@@ -193,7 +194,7 @@ describe('campaigns', () => {
   describe('in a browser', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+      browser = await launchChromium();
     });
     afterAll(async () => browser?.close());
 

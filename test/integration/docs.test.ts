@@ -1,11 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { routes } from '../../shared/http/routes';
+import { launchChromium } from '../support/browser';
 import { api, contract, stack } from './client';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 120_000;
-const CHROMIUM_ARGS = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const isLocal = (url: string) => ['127.0.0.1', 'localhost'].includes(new URL(url).hostname);
 
 describe('GET /openapi.json', () => {
@@ -23,7 +23,7 @@ describe('GET /docs', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, TEST_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -31,6 +31,7 @@ describe('templates over HTTP', () => {
         name: 'Welcome',
         subject: 'Hi {{name}} & welcome',
         body: '<p>Hello {{contact.email}}</p>{{{footer}}}',
+        text: null,
         type: 'TRANSACTIONAL',
         from: { name: 'Acme', email: 'hello@acme.test' },
         replyTo: 'support@acme.test',

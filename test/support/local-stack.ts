@@ -42,7 +42,7 @@ export async function startLocalStack(extraEnv: Record<string, string> = {}, opt
         MAILWRIGHT_DATA_DIR: dataDir,
         ...extraEnv,
       };
-  const flags = restartOf ? [] : options.onDisk ? ['--fresh'] : ['--fresh', '--in-memory'];
+  const flags = ['--no-watch', ...(restartOf ? [] : options.onDisk ? ['--fresh'] : ['--fresh', '--in-memory'])];
   const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', ...flags], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -79,7 +79,8 @@ export async function startLocalStack(extraEnv: Record<string, string> = {}, opt
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, output: string[]) {
-  const deadline = Date.now() + 120_000;
+  // A first start after `npm ci` bundles every function (about 30 s on two idle cores).
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`The local stack exited with ${child.exitCode}:\n${output.join('')}`);
     try {
@@ -91,7 +92,7 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: strin
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   stopProcessGroup(child.pid!);
-  throw new Error(`The local stack did not become healthy in 120 s:\n${output.join('')}`);
+  throw new Error(`The local stack did not become healthy in 240 s:\n${output.join('')}`);
 }
 
 /** Stops the stack's whole process group (tsx, node and DynamoDB Local's Java). */

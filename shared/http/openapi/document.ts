@@ -1,7 +1,9 @@
 import * as v from 'valibot';
+import { resourceIdSchema } from '../ids';
 import { errorEnvelopeSchema, successEnvelope } from '../responses';
 import { routeKey, routes as routeTable, type Route } from '../routes';
 import { toOpenApiSchema, type JsonSchema } from './convert';
+import { introduction } from './introduction';
 import { operations as operationDocs, type ErrorCase, type OperationDoc } from './operations';
 import { schemaOverrides } from './overrides';
 
@@ -39,8 +41,7 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable, oper
     info: {
       title: 'Mailwright API',
       version: '1.0.0',
-      description:
-        'Self-hostable, serverless email delivery: transactional sending, contacts, templates, events, segments and domains. Every request is scoped to the project of its API key (`Authorization: Bearer sk_…`). Errors share one envelope: `{ success: false, message, error: { code, message, statusCode, requestId, errors?, suggestion? }, timestamp }`.',
+      description: introduction,
     },
     servers: [{ url: '.', description: 'Where this document is served from' }],
     tags: tags.map((name) => ({ name })),
@@ -57,7 +58,12 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable, oper
 }
 
 function operation(route: Route, doc: OperationDoc, components: Components): JsonSchema {
-  const parameters: JsonSchema[] = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const parameters: JsonSchema[] = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: match[1] === 'id' ? toOpenApiSchema(resourceIdSchema, 'request') : { type: 'string' },
+  }));
   if (doc.query) {
     const query = components.hoist(toOpenApiSchema(doc.query, 'request'));
     const required = new Set<string>(query.required ?? []);

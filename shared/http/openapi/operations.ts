@@ -175,7 +175,7 @@ export const operations: Record<string, OperationDoc> = {
     operationId: 'createTemplate',
     tag: 'Templates',
     summary: 'Create a template',
-    description: 'Subject and body accept {{mustache}} variables, filled from the data of a send.',
+    description: 'Subject, body and the optional plain-text part (text) accept {{mustache}} variables, filled from the data of a send.',
     body: createTemplateSchema,
     bodyExample: { name: 'Welcome', subject: 'Welcome, {{firstName}}', body: '<p>Hello {{firstName}}</p>', type: 'TRANSACTIONAL', from: { name: 'Acme', email: 'hello@mail.example.com' } },
     success: { status: 201, description: 'The template', data: templateResponseSchema },
@@ -218,7 +218,7 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Sending',
     summary: 'Send transactional email',
     description:
-      'Queues one email per recipient (duplicates collapse), creating or updating each recipient contact. Give subject and body, or a template (its subject, body, from and reply-to; the request overrides them). type "markdown" renders the body as Markdown (raw HTML in it is escaped). The from domain must be verified. Sending is paced to the SES rate.',
+      'Queues one email per recipient (duplicates collapse), creating or updating each recipient contact. Give subject and body, or a template (its subject, body, text, from and reply-to; the request overrides them; a body without a text drops the template text). Every email has an HTML and a plain-text part: text, or made from the rendered HTML. type "markdown" renders the body as Markdown (raw HTML in it is escaped). The from domain must be verified. Sending is paced to the SES rate.',
     body: sendRequestSchema,
     bodyExample: { to: 'ada@example.com', subject: 'Your receipt', body: '<p>Thanks, {{firstName}}!</p>', from: 'billing@mail.example.com', data: { firstName: 'Ada' } },
     headers: [{ name: 'Idempotency-Key', description: 'Repeats with the same key and body within 24 h answer the first response without sending again (Idempotent-Replayed: true)', schema: { type: 'string', minLength: 1, maxLength: 255 } }],

@@ -90,6 +90,8 @@ describe('the campaign fan-out (campaign-dispatch)', () => {
     ]);
     const link = (records[0]!.headers as { name: string; value: string }[]).find((header) => header.name === 'List-Unsubscribe')!.value;
     expect(verifyUnsubscribeToken(link.slice(1, -1).split('/unsubscribe/')[1]!)).toEqual({ projectId: P, contactId: contactId(1), campaignId: C });
+    // The text part made from the HTML, with the same link
+    expect(records[0]!.text).toBe(`Hi Reader 1\n\nUnsubscribe: ${link.slice(1, -1)}\n`);
     expect(queuedBodies(SEND_QUEUE_URL)).toEqual(records.map((record) => ({ projectId: P, emailId: record.id })));
     // Each record's recipient reference in the same BatchWriteItem (README "Access patterns")
     expect(writtenItems().filter((item) => item.PK !== `PROJECT#${P}`)).toEqual(

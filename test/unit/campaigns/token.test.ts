@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { unsubscribeHeaders, unsubscribeToken, unsubscribeUrl, verifyUnsubscribeToken } from '../../../shared/unsubscribe/token';
 
 const subject = { projectId: '01KAQ5VZ3N4G8T2M6P0R9S7W1X', contactId: '01KAQ5W0000000000000000000', campaignId: '01KAQ5W1111111111111111111' };
@@ -26,6 +27,37 @@ describe('unsubscribe tokens', () => {
     expect(verifyUnsubscribeToken('')).toBeUndefined();
     expect(verifyUnsubscribeToken('a.b.c')).toBeUndefined();
     expect(verifyUnsubscribeToken('x'.repeat(400))).toBeUndefined();
+  });
+
+  it('fail for every other last character, though base64url leaves its low bits unused', () => {
+    // Prepare: the signature's 16 bytes end in a character whose 2 low bits Node's decoder ignores.
+    const token = unsubscribeToken(subject);
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const others = [...alphabet].filter((character) => character !== token.at(-1));
+    // Act
+    const accepted = others.filter((character) => verifyUnsubscribeToken(token.slice(0, -1) + character) !== undefined);
+    // Assess
+    expect(others).toHaveLength(63);
+    expect(accepted).toEqual([]);
+  });
+
+  it('fail for every single-character change anywhere (property)', () => {
+    const id = fc.stringMatching(/^[0-9A-Za-z_-]{1,64}$/);
+    const subjects = fc.record({ projectId: id, contactId: id, campaignId: fc.option(id, { nil: undefined }) });
+    fc.assert(
+      fc.property(subjects, fc.nat(), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }), (generated, position, character) => {
+        // Prepare
+        const { campaignId, ...rest } = generated;
+        const token = unsubscribeToken(campaignId ? { ...rest, campaignId } : rest);
+        const index = position % token.length;
+        fc.pre(token[index] !== character);
+        const changed = token.slice(0, index) + character + token.slice(index + 1);
+        // Act / Assess
+        expect(verifyUnsubscribeToken(token)).toEqual(campaignId ? { ...rest, campaignId } : rest);
+        expect(verifyUnsubscribeToken(changed)).toBeUndefined();
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('build the link on the public API URL and the RFC 8058 headers', () => {

@@ -23,6 +23,18 @@ describe('the OpenAPI document', () => {
     expect(document.openapi).toBe('3.1.0');
   });
 
+  it('introduces every tag of the document under its own heading, beside the conventions', () => {
+    // Prepare
+    const headings = [...document.info.description.matchAll(/^## (.+)$/gm)].map((match: RegExpMatchArray) => match[1]);
+    const tags = document.tags.map((tag: { name: string }) => tag.name);
+
+    // Assess
+    expect(tags.length).toBeGreaterThanOrEqual(12);
+    expect(headings).toEqual(expect.arrayContaining(tags));
+    expect(headings).toEqual(expect.arrayContaining(['Authentication', 'Requests and responses']));
+    for (const convention of ['Secret keys', 'Public keys', '**Pagination.**', '**Rate limit.**', 'VALIDATION_ERROR', 'requestId']) expect(document.info.description).toContain(convention);
+  });
+
   it('documents every route of the route table, and no route that does not exist', () => {
     // Act
     const gaps = documentationGaps();

@@ -121,7 +121,7 @@ describe('sender', () => {
       Content: {
         Simple: {
           Subject: { Data: 'Hello', Charset: 'UTF-8' },
-          Body: { Html: { Data: '<p>Hello</p>', Charset: 'UTF-8' } },
+          Body: { Html: { Data: '<p>Hello</p>', Charset: 'UTF-8' }, Text: { Data: 'Hello', Charset: 'UTF-8' } },
           Headers: [{ Name: 'List-Unsubscribe', Value: '<https://u.test/x>' }],
           Attachments: [{ RawContent: PDF, FileName: 'report.pdf', ContentType: 'application/pdf', ContentDisposition: 'ATTACHMENT' }],
         },

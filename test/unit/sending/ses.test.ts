@@ -21,6 +21,7 @@ const record: EmailRecord = {
   replyTo: ['support@acme.test'],
   subject: 'Welcome ✓',
   html: '<p>Hi</p>',
+  text: 'Hi (text part)',
   headers: [{ name: 'X-Entity-Ref-ID', value: 'abc' }],
   attachments: [{ key: 'attachments/P1/E1/0', filename: 'a.pdf', contentType: 'application/pdf', size: 3 }],
   source: { type: 'campaign', id: 'K1' },
@@ -46,7 +47,7 @@ describe('buildSendEmailInput', () => {
       Content: {
         Simple: {
           Subject: { Data: 'Welcome ✓', Charset: 'UTF-8' },
-          Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' } },
+          Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi (text part)', Charset: 'UTF-8' } },
           Headers: [{ Name: 'X-Entity-Ref-ID', Value: 'abc' }],
           Attachments: [{ RawContent: content, FileName: 'a.pdf', ContentType: 'application/pdf', ContentDisposition: 'ATTACHMENT' }],
         },
@@ -66,7 +67,21 @@ describe('buildSendEmailInput', () => {
 
     // Assess
     expect(input.ReplyToAddresses).toBeUndefined();
-    expect(input.Content!.Simple).toEqual({ Subject: { Data: 'Welcome ✓', Charset: 'UTF-8' }, Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' } } });
+    expect(input.Content!.Simple).toEqual({ Subject: { Data: 'Welcome ✓', Charset: 'UTF-8' }, Body: { Html: { Data: '<p>Hi</p>', Charset: 'UTF-8' }, Text: { Data: 'Hi (text part)', Charset: 'UTF-8' } } });
+  });
+
+  it('makes the text part from the HTML for a record queued before records had one', () => {
+    // Prepare
+    const { text: _text, ...older } = record;
+
+    // Act
+    const input = buildSendEmailInput({ ...older, html: '<p>Hi <a href="https://acme.test/a">there</a></p>' }, [], 'cs');
+
+    // Assess
+    expect(input.Content!.Simple!.Body).toEqual({
+      Html: { Data: '<p>Hi <a href="https://acme.test/a">there</a></p>', Charset: 'UTF-8' },
+      Text: { Data: 'Hi there [https://acme.test/a]', Charset: 'UTF-8' },
+    });
   });
 });
 

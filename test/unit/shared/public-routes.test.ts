@@ -16,7 +16,6 @@ jest.unstable_mockModule('../../../shared/http/routes', () => ({
 const admitRequest = jest.fn(async () => undefined);
 jest.unstable_mockModule('../../../shared/access/admission', () => ({ admitRequest }));
 const { createHttpHandler } = await import('../../../shared/http/handler');
-const { createLocalGateway } = await import('../../../infra/local/gateway');
 
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'";
 
@@ -66,30 +65,4 @@ describe('routes without the authorizer (auth: none)', () => {
     expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body).error.code).toBe('UNAUTHORIZED');
   });
-
-  it('are served by the local gateway without calling the authorizer, while keyed routes still need a key', async () => {
-    // Prepare
-    const authorizer = jest.fn(async () => {
-      throw new Error('Unauthorized');
-    });
-    const handler = jest.fn(async (incoming: APIGatewayProxyEvent) => ({ statusCode: 200, headers: { 'Content-Type': 'text/html' }, body: `authorizer: ${JSON.stringify(incoming.requestContext.authorizer ?? null)}` }));
-    const gateway = createLocalGateway({ handlerFor: async () => handler as never, authorizer: authorizer as never, health: async () => ({ ok: true, detail: {} }) });
-    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', () => resolve()));
-    const base = `http://127.0.0.1:${(gateway.address() as { port: number }).port}`;
-    try {
-      // Act
-      const page = await fetch(`${base}/page/abc`);
-      const keyed = await fetch(`${base}/contacts`);
-      // Assess
-      expect(page.status).toBe(200);
-      expect(await page.text()).toBe('authorizer: null');
-      expect(keyed.status).toBe(401);
-      expect(authorizer).not.toHaveBeenCalled();
-      expect(handler).toHaveBeenCalledTimes(1);
-    } finally {
-      gateway.closeAllConnections();
-      await new Promise((resolve) => gateway.close(resolve));
-    }
-  });
 });
-

@@ -25,6 +25,7 @@ const record = {
   name: 'Welcome',
   subject: 'Hi {{name}}',
   body: '<p>Hello {{name}}</p>',
+  text: null,
   type: 'TRANSACTIONAL',
   from: { name: 'Acme', email: 'hello@acme.test' },
   replyTo: null,
@@ -66,9 +67,19 @@ describe('template schemas', () => {
     expect(v.safeParse(createTemplateSchema, { ...base, body: 'b', type: 'OTHER' }).success).toBe(false);
   });
 
-  it('requires at least one field on patch and accepts null to remove from and replyTo', () => {
+  it('requires at least one field on patch and accepts null to remove text, from and replyTo', () => {
     expect(v.safeParse(patchTemplateSchema, {}).success).toBe(false);
-    expect(v.parse(patchTemplateSchema, { from: null, replyTo: null })).toEqual({ from: null, replyTo: null });
+    expect(v.parse(patchTemplateSchema, { text: null, from: null, replyTo: null })).toEqual({ text: null, from: null, replyTo: null });
+  });
+
+  it('takes an optional plain-text part of up to 100 KB in bytes', () => {
+    const base = { name: 'n', subject: 'Hi', body: 'b', type: 'TRANSACTIONAL' };
+
+    expect(v.parse(createTemplateSchema, { ...base, text: 'Hi {{name}}' }).text).toBe('Hi {{name}}');
+    expect(v.safeParse(createTemplateSchema, { ...base, text: 'x'.repeat(100 * 1024) }).success).toBe(true);
+    expect(v.safeParse(createTemplateSchema, { ...base, text: 'é'.repeat(50 * 1024 + 1) }).success).toBe(false);
+    expect(v.safeParse(createTemplateSchema, { ...base, text: '' }).success).toBe(false);
+    expect(v.safeParse(createTemplateSchema, { ...base, text: 42 }).success).toBe(false);
   });
 });
 
@@ -88,6 +99,7 @@ describe('createTemplate', () => {
       name: 'Welcome',
       subject: 'Hi {{name}}',
       body: '<p>{{name}}</p>',
+      text: null,
       type: 'MARKETING',
       from: { email: 'a@acme.test' },
       replyTo: null,
@@ -246,6 +258,27 @@ describe('patchTemplate', () => {
       ReturnValues: 'ALL_NEW',
     });
     expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+  });
+
+  it('sets a plain-text part and removes it given as null', async () => {
+    // Prepare
+    ddb.on(UpdateCommand).resolvesOnce({ Attributes: { ...stored, text: 'Hi {{name}}' } }).resolvesOnce({ Attributes: stored });
+
+    // Act
+    const set = await patchTemplate(P, ID, { text: 'Hi {{name}}' });
+    const removed = await patchTemplate(P, ID, { text: null });
+
+    // Assess
+    expect(set.text).toBe('Hi {{name}}');
+    expect(removed.text).toBeNull();
+    const [first, second] = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(first).toMatchObject({ UpdateExpression: 'SET #updatedAt = :updatedAt, #text = :text', ExpressionAttributeNames: { '#updatedAt': 'updatedAt', '#text': 'text' }, ExpressionAttributeValues: { ':updatedAt': expect.any(String), ':text': 'Hi {{name}}' } });
+    expect(second).toMatchObject({ UpdateExpression: 'SET #updatedAt = :updatedAt REMOVE #text', ExpressionAttributeNames: { '#updatedAt': 'updatedAt', '#text': 'text' }, ExpressionAttributeValues: { ':updatedAt': expect.any(String) } });
+  });
+
+  it('rejects a text that does not parse with 422 INVALID_TEMPLATE on the text field', async () => {
+    await expect(patchTemplate(P, ID, { text: 'Hi {{name' })).rejects.toMatchObject({ statusCode: 422, errors: [{ field: 'text', code: 'INVALID_TEMPLATE' }] });
+    expect(ddb.calls()).toHaveLength(0);
   });
 
   it('answers 404 when the template does not exist', async () => {

@@ -221,6 +221,7 @@ describe('SEND_EMAIL', () => {
         from: { email: 'hello@acme.test' },
         subject: 'Hi jane@example.com',
         html: '<p>Plan pro</p>',
+        text: 'Plan pro',
         source: { type: 'workflow', id: W },
         marketing: false,
         status: 'QUEUED',
@@ -270,7 +271,22 @@ describe('SEND_EMAIL', () => {
     const url = listUnsubscribe!.value.slice(1, -1);
     expect(email.html).toBe(`<a href="${url.replaceAll('/', '&#x2F;')}">Unsubscribe</a>`); // mustache escapes '/' in HTML
     expect(verifyUnsubscribeToken(url.split('/unsubscribe/')[1]!)).toEqual({ projectId: P, contactId: C });
+    expect(email.text).toBe(`Unsubscribe\n[${url}]`); // wrapped at 78 characters, the URL kept whole
     expect(email.marketing).toBe(true);
+  });
+
+  it('renders the template\'s text part, and adds the unsubscribe link to MARKETING mail whose text lacks it', async () => {
+    // Prepare
+    given({ steps, template: { type: 'MARKETING', text: 'Plan {{event.plan}} for {{contact.email}}' } });
+
+    // Act
+    await runStep(message('welcome'));
+    const email = ddb.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+
+    // Assess
+    const url = (email.headers as { name: string; value: string }[])[0]!.value.slice(1, -1);
+    expect(email.html).toBe('<p>Plan pro</p>');
+    expect(email.text).toBe(`Plan pro for jane@example.com\n\nUnsubscribe: ${url}\n`);
   });
 
   it('sends TRANSACTIONAL mail without unsubscribe headers', async () => {

@@ -1,0 +1,38 @@
+import { routes } from '../../shared/http/routes';
+import { api } from './client';
+
+/** Cold starts of every function group on a busy machine. */
+const TEST_TIMEOUT_MS = 120_000;
+const LONG_ID = 'A'.repeat(2000);
+const withParameters = routes.filter((route) => /\{[^}]+\}/.test(route.path));
+
+describe('an over-long path parameter', () => {
+  it('covers every route with one', () => {
+    expect(withParameters.length).toBeGreaterThanOrEqual(35);
+    expect(withParameters.filter((route) => !/\{(id|token)\}/.test(route.path))).toEqual([]);
+  });
+
+  it.each(withParameters.filter((route) => route.path.includes('{id}')).map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s answers 404 with the error envelope',
+    async (_key, route) => {
+      // Act
+      const response = await api(route.method, route.path.replace('{id}', LONG_ID), { body: route.method === 'POST' || route.method === 'PATCH' ? {} : undefined });
+      // Assess
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ success: false, error: { code: 'NOT_FOUND', statusCode: 404 } });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it.each(withParameters.filter((route) => route.path.includes('{token}')).map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s answers its documented 400 (the invalid-link answer, the token being the credential)',
+    async (_key, route) => {
+      // Act
+      const response = await api(route.method, route.path.replace('{token}', LONG_ID), { key: null });
+      // Assess
+      expect(response.status).toBe(400);
+      expect(String(response.body)).toMatch(/not valid/);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
