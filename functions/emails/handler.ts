@@ -1,6 +1,7 @@
 import { getEmailActivity, listEmails } from '../../shared/emails/activity';
 import { listEmailsQuerySchema } from '../../shared/emails/schemas';
 import { createHttpHandler } from '../../shared/http/handler';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 
 export const handler = createHttpHandler({
@@ -9,6 +10,6 @@ export const handler = createHttpHandler({
   }),
 
   'GET /emails/{id}': async ({ projectId, pathParameters }) => ({
-    data: await getEmailActivity(projectId, pathParameters.id ?? ''),
+    data: await getEmailActivity(projectId, pathId(pathParameters, 'Email')),
   }),
 });

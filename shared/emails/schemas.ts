@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { emailSchema } from '../contacts/schemas';
+import { ULID_PATTERN } from '../http/ids';
 import { pageQueryEntries } from '../http/pagination';
 import { emailSourceTypes, emailStatuses } from './emails';
-
-const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** A real calendar date (YYYY-MM-DD; 2026-02-30 is not) or an ISO 8601 date-time. */
 const isDateOrTime = (value: string) =>
@@ -24,7 +23,7 @@ export const listEmailsQuerySchema = v.object({
   email: v.optional(emailSchema),
   status: v.optional(v.picklist(emailStatuses, `status must be one of ${emailStatuses.join(', ')}`)),
   source: v.optional(v.picklist(emailSourceTypes, `source must be one of ${emailSourceTypes.join(', ')}`)),
-  campaignId: v.optional(v.pipe(v.string(), v.regex(ULID, 'campaignId must be a campaign id'))),
+  campaignId: v.optional(v.pipe(v.string(), v.regex(ULID_PATTERN, 'campaignId must be a campaign id'))),
   from: v.optional(dateOrTime('from', 'start')),
   to: v.optional(dateOrTime('to', 'end')),
 });

@@ -271,20 +271,15 @@ describe('GET /emails/{id}', () => {
     expect(email.timeline.map((entry) => entry.type)).toEqual(['queued', 'sent']);
   });
 
-  it.each([
-    ['an unknown id', '01KAQ5VZ3N4G8T2M6P0R9S7W1Z', 1],
-    ['a malformed id', 'not-an-id', 0],
-    ['a 2,000-character id', 'A'.repeat(2000), 0],
-  ])('answers 404 for %s (a malformed one without reading)', async (_, id, reads) => {
+  it('answers 404 for an unknown id (malformed ids never get here: pathId, test/unit/http/path-ids.test.ts)', async () => {
     // Prepare
     ddb.on(GetCommand, { Key: emailKeys.email(P, '01KAQ5VZ3N4G8T2M6P0R9S7W1Z') }).resolves({});
 
     // Act
-    const attempt = getEmailActivity(P, id);
+    const attempt = getEmailActivity(P, '01KAQ5VZ3N4G8T2M6P0R9S7W1Z');
 
     // Assess
-    await expect(attempt).rejects.toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(reads);
+    await expect(attempt).rejects.toMatchObject({ statusCode: 404, code: 'NOT_FOUND', message: 'Email not found' });
   });
 });
 
