@@ -55,7 +55,8 @@ describe('the activity API', () => {
     await simulate(delivered, 'click', { link: 'https://acme.test/reset' });
     const clicked = await until(async () => {
       const { body } = await api('GET', `/emails/${delivered}`, { key });
-      return body.data.timeline.some((entry: { type: string }) => entry.type === 'clicked') ? body.data : undefined;
+      const types = body.data.timeline.map((entry: { type: string }) => entry.type);
+      return types.includes('delivered') && types.includes('clicked') ? body.data : undefined;
     });
     const listed = await list(`?email=${encodeURIComponent(jane.toUpperCase())}`);
 
@@ -71,7 +72,11 @@ describe('the activity API', () => {
     bounced = await send(bob, 'Your invoice');
     await waitForStatus(bounced, 'DELIVERED');
     expect((await simulate(bounced, 'bounce', { bounceType: 'Permanent' })).status).toBe(202);
-    const email = await waitForStatus(bounced, 'BOUNCED');
+    // The status moves before ses-events writes the event: wait for both.
+    const email = await until(async () => {
+      const { body } = await api('GET', `/emails/${bounced}`, { key });
+      return body.data.status === 'BOUNCED' && body.data.timeline.some((entry: { type: string }) => entry.type === 'bounced') ? body.data : undefined;
+    });
     const byStatus = await list('?status=BOUNCED');
     const byOtherStatus = await list('?status=DELIVERED');
 
