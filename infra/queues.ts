@@ -1,6 +1,7 @@
 /**
- * Every queue, each with its DLQ: read by the CDK stack and by the local stack. Consumers are
- * declared with their function group; the local pollers honour the same settings.
+ * Every queue, each with its DLQ, read by the CDK stack; consumers are declared with their
+ * function group. The local stack runs the queues and mappings the stack makes of them, from the
+ * synthesized template.
  */
 export interface QueueSpec {
   name: string;
@@ -12,7 +13,7 @@ export interface QueueSpec {
     group: string;
     batchSize: number;
     maxConcurrency: number;
-    /** The consumer's Lambda timeout (default CONSUMER_TIMEOUT_SECONDS in the stack); the local poller gives it the same. */
+    /** The consumer's Lambda timeout (default CONSUMER_TIMEOUT_SECONDS in the stack). */
     timeoutSeconds?: number;
     memorySize?: number;
   };

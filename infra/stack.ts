@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
@@ -172,8 +172,12 @@ export class MailwrightStack extends Stack {
         group,
         // On-demand segment evaluation reads whole audiences: up to API Gateway's 29 s, more memory (README "Segments").
         ...(group === 'segments' ? { timeout: Duration.seconds(29), memorySize: 1024 } : {}),
+        // scrypt (N=2^17, 128 MiB) runs at the speed of the CPU share, which grows with memory (README "Dashboard accounts").
+        ...(group === 'dashboard' || group === 'members' ? { memorySize: 1024 } : {}),
         // The reference page's renderer is served from a file, not bundled code (README "API contract").
         ...(group === 'docs' ? { bundledFiles: [SCALAR_BUNDLE] } : {}),
+        // The dashboard's built app (npm run build:dashboard), served from files beside the code (README "Dashboard").
+        ...(group === 'dashboard' ? { bundledFolders: ['dist'] } : {}),
         logRemovalPolicy: removalPolicy,
         environment: { RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
       });
@@ -226,9 +230,26 @@ export class MailwrightStack extends Stack {
     // An export that outlives one invocation queues its own continuation.
     consumers.get('contact-exports')!.bindQueue(exportQueue, 'EXPORT_QUEUE_URL').bindBucketPrefix(payloadBucket, 'exports/', ['s3:PutObject', 's3:AbortMultipartUpload']);
 
-    // The authorizer only looks the key up (GetItem): read access is enough.
+    // ---- Dashboard accounts (README "Dashboard accounts") ----------------------------------------
+    // Access tokens are signed (HMAC) with this generated key by the dashboard function and
+    // checked by the authorizer; mail (invitations, resets) goes through the send queue from
+    // the operator's address: -c dashboardMailFrom=dashboard@<a domain verified in SES>.
+    const accessTokenKey = new Secret(this, 'AccessTokenSigningKey', {
+      description: 'Signs the dashboard\'s 5-minute access tokens',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    Validations.of(accessTokenKey).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'Rotating it only signs everyone out of the dashboard for a refresh; redeploying with a new value is the rotation' });
+    const dashboardMailFrom = emailContext(this.node.tryGetContext('dashboardMailFrom'), 'dashboardMailFrom');
+    if (!dashboardMailFrom) Annotations.of(this).addWarningV2('mailwright:dashboardMailFrom', 'No -c dashboardMailFrom: dashboard invitations and password resets answer 503 until you deploy with a sender on a verified domain');
+    const dashboardMail = { sendQueue, ...(dashboardMailFrom ? { from: dashboardMailFrom } : {}) };
+    functions.get('dashboard')!.bindAccessTokenKey(accessTokenKey).bindDashboardMail(dashboardMail);
+    functions.get('members')!.bindDashboardMail(dashboardMail);
+
+    // The authorizer looks the key up (GetItem) and records its use (lastUsedAt, UpdateItem at
+    // most once a minute per key), and checks access tokens with their session and membership.
     const authorizerFunction = new MailwrightFunction(this, 'AuthorizerFunction', { group: 'authorizer', logRemovalPolicy: removalPolicy });
-    authorizerFunction.bindTable(table, 'read');
+    authorizerFunction.bindTable(table, 'read').bindTableUpdates(table).bindAccessTokenKey(accessTokenKey);
     Validations.of(authorizerFunction).acknowledge({ id: 'Serverless-LambdaDLQ', reason: 'Invoked synchronously by API Gateway as the authorizer: a failure is answered with a 500, no event is left to keep' });
 
     // ---- Table stream consumers (infra/streams.ts): segment membership ---------------------------
@@ -343,7 +364,7 @@ export class MailwrightStack extends Stack {
       if (route.auth === 'none') {
         Validations.of(method).acknowledge({
           id: 'AwsSolutions-APIG4',
-          reason: 'Public by design: one-click unsubscribe links (RFC 8058, authorized by their signed token) and the API document, which no API key holder calls',
+          reason: 'Public by design: one-click unsubscribe links (RFC 8058, authorized by their signed token), the API document, and the dashboard app, which no API key holder calls',
         });
       }
       if (route.cors) {
@@ -401,6 +422,7 @@ export class MailwrightStack extends Stack {
     functions.get('unsubscribe')!.bindUnsubscribeLinks(links);
     // MARKETING workflow mail carries one-click unsubscribe links, as campaign mail does.
     consumers.get('workflow-runner')!.bindUnsubscribeLinks(links);
+    functions.get('dashboard')!.bindPublicApiUrl(links.publicApiUrl);
 
     // ---- Alarms (to an SNS topic; -c alarmEmail=… subscribes an address) and the dashboard ----------
     const alarmEmail = this.node.tryGetContext('alarmEmail') as string | undefined;
@@ -432,6 +454,12 @@ const apiAccessLogFields = {
   errorType: '$context.error.responseType',
   xrayTraceId: '$context.xrayTraceId',
 };
+
+function emailContext(raw: unknown, name: string): string | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (typeof raw !== 'string' || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) throw new Error(`Context value ${name} must be an email address, got "${String(raw)}"`);
+  return raw;
+}
 
 function positiveInteger(raw: unknown, fallback: number, name: string): number {
   if (raw === undefined || raw === null || raw === '') return fallback;

@@ -1,6 +1,6 @@
 /**
- * Consumers of the table's stream: read by the CDK stack (DynamoEventSource) and by the local
- * stack (infra/local/streams.ts), so the two cannot drift — like infra/queues.ts for queues.
+ * Consumers of the table's stream, read by the CDK stack (DynamoEventSource); the local stack
+ * reads the mappings the stack makes of them from the synthesized template (infra/local/streams.ts).
  */
 export interface StreamConsumerSpec {
   /** The function group: functions/<group>/handler.ts. */
@@ -20,6 +20,3 @@ export const streamConsumers: readonly StreamConsumerSpec[] = [
   // Events, contact changes and project notifications become outbound webhook deliveries (README "Webhooks").
   { group: 'webhook-events', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['EVENT#', 'CONTACT#', 'NOTIFICATION#'] },
 ];
-
-/** Whether a change of an item with this sort key passes the consumer's filter criteria. */
-export const passesFilter = (spec: StreamConsumerSpec, sortKey: string) => spec.sortKeyPrefixes.some((prefix) => sortKey.startsWith(prefix));

@@ -18,6 +18,9 @@ Commands:
                                                  revoke a key at once
   disable-project --project <id>                 every key of the project gets 403
   enable-project  --project <id>
+  create-user     --email <addr> --project <id> [--role OWNER|MEMBER] [--name <name>] [--password <pw>] [--json]
+                                                 a dashboard account (or an existing one) joins the
+                                                 project; prints a generated password unless --password
   list-suppressed --project <id> [--json]        addresses suppressed by bounces, complaints or hand
   unsuppress      --project <id> --email <addr>  take an address off the suppression list
 
@@ -38,6 +41,8 @@ const { values, positionals } = parseArgs({
     name: { type: 'string' },
     project: { type: 'string' },
     kind: { type: 'string', default: 'secret' },
+    role: { type: 'string', default: 'MEMBER' },
+    password: { type: 'string' },
     key: { type: 'string' },
     email: { type: 'string' },
     'email-id': { type: 'string' },
@@ -101,7 +106,7 @@ async function main() {
     }
     case 'list-keys': {
       const keys = (await projects.listApiKeys(required('project'))).map(({ keyHash: _hash, ...key }) => key);
-      print(keys.map((k) => `${k.keyId}  ${k.kind.padEnd(6)}  ${k.prefix}  ${k.createdAt}`).join('\n') || 'No keys.', keys);
+      print(keys.map((k) => `${k.keyId}  ${k.kind.padEnd(6)}  ${k.prefix}${k.last4 ? ` …${k.last4}` : ''}  ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}  ${k.name}`).join('\n') || 'No keys.', keys);
       break;
     }
     case 'rotate-key': {
@@ -122,6 +127,15 @@ async function main() {
       const status = command === 'disable-project' ? 'DISABLED' : 'ACTIVE';
       await projects.setProjectStatus(projectId, status);
       print(`Project ${projectId} is ${status}.`, { projectId, status });
+      break;
+    }
+    case 'create-user': {
+      const role = values.role;
+      if (role !== 'OWNER' && role !== 'MEMBER') fail('--role must be OWNER or MEMBER.');
+      const { provisionMember } = await import('../../shared/accounts/provisioning');
+      const member = await provisionMember({ email: required('email'), projectId: required('project'), role, ...(values.name ? { name: values.name } : {}), ...(values.password ? { password: values.password } : {}) });
+      const password = member.generatedPassword ? `\n  password: ${member.generatedPassword}\nKeep it now: only its hash is stored.` : member.createdUser ? '' : '\n  (an existing account: its password is unchanged)';
+      print(`User ${member.email} (${member.userId}) is ${member.role} of project ${member.projectId} on ${target}${password}`, member);
       break;
     }
     case 'list-suppressed': {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,15 +39,24 @@ export interface MailwrightFunctionProps {
    * package.json, so they resolve in Lambda as they do locally.
    */
   bundledFiles?: readonly string[];
+  /**
+   * Folders of the function's own folder (functions/<group>/<folder>) the code reads at run time
+   * (the dashboard's built app): copied beside the bundle under the same name.
+   */
+  bundledFolders?: readonly string[];
 }
 
-/** Bundling hooks that copy the resolved files and their packages' package.json next to the bundle. */
-function copyPackageFiles(specifiers: readonly string[]) {
+/**
+ * Bundling hooks that copy the resolved files and their packages' package.json next to the
+ * bundle, and the function's own folders beside it.
+ */
+function copyBundledFiles(group: string, specifiers: readonly string[], folders: readonly string[]) {
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (inputDir: string, outputDir: string) =>
-      specifiers.flatMap((specifier) => {
+    afterBundling: (inputDir: string, outputDir: string) => [
+      ...folders.map((folder) => `cp -R "${path.join(projectRoot, 'functions', group, folder)}" "${path.join(outputDir, folder)}"`),
+      ...specifiers.flatMap((specifier) => {
         const source = resolveFromRoot.resolve(specifier);
         const packageName = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
         // exports maps rarely export package.json: find the package's folder above the file.
@@ -62,7 +71,16 @@ function copyPackageFiles(specifiers: readonly string[]) {
           `cp "${source}" "${target}"`,
         ];
       }),
+    ],
   };
+}
+
+/** Every file below `folder` (none when it does not exist yet). */
+function filesUnder(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /** The deploy-time tunables (infra/function-settings.ts) given as context, as variables. */
@@ -112,6 +130,7 @@ export class MailwrightFunction extends NodejsFunction {
       banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
     };
     const bundledFiles = props.bundledFiles ?? [];
+    const bundledFolders = props.bundledFolders ?? [];
     super(scope, id, {
       entry,
       handler: 'handler',
@@ -138,11 +157,16 @@ export class MailwrightFunction extends NodejsFunction {
       },
       bundling: {
         ...bundling,
-        // Only when bundling runs: the hash reads every input of the bundle (bundle-hash.ts).
+        // Only when bundling runs: the hash reads every input of the bundle (bundle-hash.ts), the copied files and folders included.
         ...(Stack.of(scope).bundlingRequired
-          ? { assetHash: bundleAssetHash(projectRoot, entry, { runtime: runtime.name, architecture: architecture.name, bundling, bundledFiles }, bundledFiles.map((file) => resolveFromRoot.resolve(file))) }
+          ? {
+              assetHash: bundleAssetHash(projectRoot, entry, { runtime: runtime.name, architecture: architecture.name, bundling, bundledFiles, bundledFolders }, [
+                ...bundledFiles.map((file) => resolveFromRoot.resolve(file)),
+                ...bundledFolders.flatMap((folder) => filesUnder(path.join(projectRoot, 'functions', props.group, folder))),
+              ]),
+            }
           : {}),
-        ...(bundledFiles.length ? { commandHooks: copyPackageFiles(bundledFiles) } : {}),
+        ...(bundledFiles.length || bundledFolders.length ? { commandHooks: copyBundledFiles(props.group, bundledFiles, bundledFolders) } : {}),
       },
     });
   }
@@ -314,6 +338,12 @@ export class MailwrightFunction extends NodejsFunction {
     return this;
   }
 
+  /** Pages and links that name the API's own address (the dashboard's base path); sets PUBLIC_API_URL. */
+  bindPublicApiUrl(publicApiUrl: string): this {
+    this.addEnvironment('PUBLIC_API_URL', publicApiUrl);
+    return this;
+  }
+
   /**
    * The key that encrypts webhook signing secrets in the table (shared/webhooks/secrets.ts): the
    * generated Secrets Manager secret, resolved by CloudFormation into the function's
@@ -327,6 +357,33 @@ export class MailwrightFunction extends NodejsFunction {
   bindUnsubscribeLinks(links: { secret: ISecret; publicApiUrl: string }): this {
     this.addEnvironment('UNSUBSCRIBE_SECRET', links.secret.secretValue.unsafeUnwrap());
     this.addEnvironment('PUBLIC_API_URL', links.publicApiUrl);
+    return this;
+  }
+
+  /**
+   * The key that signs and checks dashboard access tokens (shared/accounts/access-tokens.ts):
+   * the generated secret as a dynamic reference, never in the template; sets ACCESS_TOKEN_SECRET.
+   */
+  bindAccessTokenKey(key: ISecret): this {
+    this.addEnvironment('ACCESS_TOKEN_SECRET', key.secretValue.unsafeUnwrap());
+    return this;
+  }
+
+  /**
+   * Dashboard mail (invitations, password resets) through the service's own pipeline: send to the
+   * send queue (SEND_QUEUE_URL), from the operator's address (DASHBOARD_MAIL_FROM, `-c
+   * dashboardMailFrom`; left unset without it, and the functions answer 503 where they would mail).
+   */
+  bindDashboardMail(mail: { sendQueue: IQueue; from?: string }): this {
+    this.bindQueue(mail.sendQueue, 'SEND_QUEUE_URL');
+    if (mail.from) this.addEnvironment('DASHBOARD_MAIL_FROM', mail.from);
+    return this;
+  }
+
+  /** UpdateItem on the table besides a read-only bindTable: the authorizer's key lastUsedAt. */
+  bindTableUpdates(table: ITable): this {
+    this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [table.tableArn] }));
+    this.addEnvironment('TABLE_NAME', table.tableName);
     return this;
   }
 

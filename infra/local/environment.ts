@@ -76,7 +76,11 @@ export type LocalSettings = ReturnType<typeof localSettings>;
  * public URL of the local gateway for links in mail.
  */
 export function localContext(settings: LocalSettings): Record<string, string> {
-  const context: Record<string, string> = { publicApiUrl: process.env.PUBLIC_API_URL || `http://localhost:${settings.ports.PORT}` };
+  const context: Record<string, string> = {
+    publicApiUrl: process.env.PUBLIC_API_URL || `http://localhost:${settings.ports.PORT}`,
+    // Invitations and password resets come from the seeded project's verified sender domain.
+    dashboardMailFrom: `dashboard@${settings.senderDomain}`,
+  };
   const fromEnvironment = [
     { context: 'sendRatePerSecond', env: 'SEND_RATE_PER_SECOND' },
     { context: 'rateLimitPerMinute', env: 'RATE_LIMIT_PER_MINUTE' },

@@ -31,3 +31,24 @@ export async function seedLocalProject(stateFile: string, pinned: Partial<Record
   writeFileSync(stateFile, JSON.stringify(project, null, 2));
   return project;
 }
+
+export interface LocalOwner {
+  email: string;
+  /** Null when the account existed before the state file (its password is whatever was set then). */
+  password: string | null;
+}
+
+/**
+ * Seeds the local dashboard owner (`owner@<senderDomain>`, OWNER of the local project) once and
+ * keeps the generated password in the data folder beside the keys, since only its hash is stored.
+ * `npm start` calls it after seedLocalProject and prints the dashboard URL with this sign-in.
+ */
+export async function seedLocalOwner(stateFile: string, projectId: string, senderDomain: string): Promise<LocalOwner> {
+  const { provisionMember } = await import('../../shared/accounts/provisioning');
+  const email = `owner@${senderDomain}`;
+  const saved = existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as LocalOwner) : undefined;
+  const member = await provisionMember({ email, projectId, role: 'OWNER', name: 'Local owner', ...(saved?.email === email && saved.password ? { password: saved.password } : {}) });
+  const owner: LocalOwner = { email, password: member.generatedPassword ?? (saved?.email === email ? saved.password : null) };
+  writeFileSync(stateFile, JSON.stringify(owner, null, 2), { mode: 0o600 });
+  return owner;
+}

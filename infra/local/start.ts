@@ -103,11 +103,12 @@ async function main() {
   const { startScheduler } = await import('./scheduler');
   stops.push(await startScheduler({ port: ports.SCHEDULER_PORT, file: path.join(settings.dataDir, 'scheduler.json'), deliverAs: schedulerDelivery(assembly, resources.resolve, sqsAs), queueUrlByArn: resources.queueUrlByArn }));
 
-  const { seedLocalProject } = await import('./seed');
+  const { seedLocalOwner, seedLocalProject } = await import('./seed');
   const project = await seedLocalProject(path.join(settings.dataDir, 'local-project.json'), {
     secret: process.env.LOCAL_SECRET_KEY || undefined,
     public: process.env.LOCAL_PUBLIC_KEY || undefined,
   }, settings.senderDomain);
+  const owner = await seedLocalOwner(path.join(settings.dataDir, 'local-owner.json'), project.projectId, settings.senderDomain);
 
   const gateway = createLocalGateway({ api: apiDefinition(assembly.template, resources.resolve), runner: (logicalId) => runners.get(logicalId)!, permissions, health: () => health(settings.tableName), lambdaApi: lambdaInvokeApi(() => runners.values()) });
   await listen(gateway, ports.PORT);
@@ -131,6 +132,7 @@ async function main() {
     [
       '',
       `Mailwright is running locally: ${functions.size} functions from the synthesized template (${synth.bundled} bundled, ${functions.size - synth.bundled} unchanged), healthy after ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+      `  Dashboard      ${api}/dashboard   (sign in as ${owner.email}${owner.password ? ` with the password ${owner.password}` : ''})`,
       `  API            ${api}   (GET ${api}/health)`,
       `  Mail viewer    http://localhost:${ports.SES_PORT}   (GET /store for JSON)`,
       `  Project        ${project.projectId}   (verified sender domain: ${settings.senderDomain})`,

@@ -178,6 +178,7 @@ export async function getEmailActivity(projectId: string, emailId: string): Prom
     replyTo: email.replyTo,
     headers: email.headers,
     html: email.html,
+    text: email.text ?? null,
     timeline,
     timelineTruncated: events.LastEvaluatedKey !== undefined,
   };

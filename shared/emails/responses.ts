@@ -43,6 +43,7 @@ export const emailResponseSchema = v.pipe(
     replyTo: v.array(v.string()),
     headers: v.array(v.strictObject({ name: v.string(), value: v.string() })),
     html: v.pipe(v.string(), v.description('The rendered HTML as sent (show it in a sandboxed frame)')),
+    text: v.pipe(v.nullable(v.string()), v.description('The plain-text part as sent (null for mail queued before text parts existed)')),
     timeline: v.pipe(v.array(timelineEntrySchema), v.description('queued, then the email\'s events in time order')),
     timelineTruncated: v.pipe(v.boolean(), v.description('More events than the timeline holds (the first 500)')),
   }),

@@ -3,7 +3,8 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { DEFAULT_MAX_BODY_BYTES, findRoute, routeKey, type KeyKind, type Route } from './routes';
+import { DEFAULT_MAX_BODY_BYTES, findRoute, routeKey, sessionAccess, type CallerKind, type KeyKind, type Route } from './routes';
+import { assertSessionCurrent } from '../accounts/session-check';
 import { admitRequest } from '../access/admission';
 import { withCorrelationId } from '../observability/correlation';
 import { logger } from '../observability/logger';
@@ -12,10 +13,21 @@ import { inSubsegment } from '../observability/tracer';
 import { errorBody, successBody, toApiError } from './envelope';
 import { ApiError, badRequest, forbidden, notFound, payloadTooLarge, unauthorized } from './errors';
 
+/** Who made an authorized request: an API key, or a dashboard user through an access token. */
+export type Caller =
+  | { kind: 'key'; keyId: string; keyKind: KeyKind }
+  | { kind: 'session'; userId: string; role: 'OWNER' | 'MEMBER'; sessionId: string }
+  | { kind: 'none' };
+
 export interface HttpRequest {
   /** The key's project; '' on routes without the authorizer (Route.auth 'none'). */
   projectId: string;
-  keyKind: KeyKind;
+  keyKind: CallerKind;
+  caller: Caller;
+  /** The client's address as API Gateway saw it (sign-in throttling). */
+  sourceIp: string;
+  /** What precedes the route path in the URL the client used: '/api' on the stage URL, '' on a custom domain (mapped to the root) or locally. */
+  basePath: string;
   requestId: string;
   pathParameters: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
@@ -33,7 +45,7 @@ export interface HttpResult {
   data?: unknown;
   /**
    * Sent as it is instead of the envelope (an HTML page, a document), with the Content-Type the
-   * handler sets in `headers`; a page may set its own Content-Security-Policy there too.
+   * handler sets in `headers`; a page may set its own Content-Security-Policy and Permissions-Policy there too.
    */
   body?: string;
   headers?: Record<string, string>;
@@ -62,7 +74,10 @@ export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>
       const auth = event.requestContext.authorizer ?? {};
       const result = await handle({
         projectId: (auth.projectId as string | undefined) ?? '',
-        keyKind: auth.keyKind as KeyKind,
+        keyKind: auth.keyKind as CallerKind,
+        caller: callerOf(route, auth),
+        sourceIp: event.requestContext.identity?.sourceIp ?? '',
+        basePath: basePathOf(event),
         requestId: event.requestContext.requestId,
         pathParameters: event.pathParameters ?? {},
         query: event.queryStringParameters ?? {},
@@ -70,8 +85,8 @@ export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>
         body: event.body,
         rawBody: event.rawBody,
       });
-      const policy = result.headers?.['Content-Security-Policy'];
-      if (policy) ownPolicies.set(event, policy);
+      const own = Object.fromEntries(OWN_POLICY_HEADERS.filter((name) => result.headers?.[name]).map((name) => [name, result.headers![name]!]));
+      if (Object.keys(own).length) ownPolicies.set(event, own);
       return {
         statusCode: result.statusCode ?? 200,
         headers: { 'Content-Type': 'application/json', ...corsHeaders(route), ...result.headers },
@@ -107,21 +122,39 @@ function observed(handler: (event: Event, context: Context) => Promise<APIGatewa
   };
 }
 
-/** The Content-Security-Policy a handler set on its response, by event. */
-const ownPolicies = new WeakMap<object, string>();
+/** Policy headers a page may set for itself instead of the security headers' defaults. */
+const OWN_POLICY_HEADERS = ['Content-Security-Policy', 'Permissions-Policy'];
+
+/** The policy headers a handler set on its response, by event. */
+const ownPolicies = new WeakMap<object, Record<string, string>>();
 
 /**
  * On HTML responses the security headers forbid everything (default-src 'none', form-action
- * 'none'); a page that needs a form or a style sets its own Content-Security-Policy, which this
- * restores (its after step runs after theirs).
+ * 'none', no clipboard); a page that needs a form, a style or the clipboard sets its own
+ * Content-Security-Policy or Permissions-Policy, which this restores (its after step runs after theirs).
  */
 function ownSecurityPolicy(): MiddlewareObj<Event, APIGatewayProxyResult> {
   return {
     after: async (request) => {
-      const policy = ownPolicies.get(request.event);
-      if (policy && request.response?.headers) request.response.headers['Content-Security-Policy'] = policy;
+      const own = ownPolicies.get(request.event);
+      if (own && request.response?.headers) Object.assign(request.response.headers, own);
     },
   };
+}
+
+function callerOf(route: Route, auth: Record<string, unknown>): Caller {
+  if (route.auth === 'none') return { kind: 'none' };
+  if (auth.keyKind === 'session') return { kind: 'session', userId: String(auth.userId), role: auth.role as 'OWNER' | 'MEMBER', sessionId: String(auth.sessionId) };
+  return { kind: 'key', keyId: String(auth.keyId), keyKind: auth.keyKind as KeyKind };
+}
+
+/**
+ * On API Gateway's own domain (…execute-api…) URLs start with the stage ('/api'); on a custom
+ * domain mapped to the API's root, and on the local gateway, they start with the route path.
+ */
+function basePathOf(event: APIGatewayProxyEvent): string {
+  const { domainName, stage } = event.requestContext;
+  return domainName?.includes('.execute-api.') && stage ? `/${stage}` : '';
 }
 
 function corsHeaders(route: Route | undefined): Record<string, string> {
@@ -139,8 +172,14 @@ function routeAndAdmit(): MiddlewareObj<Event, APIGatewayProxyResult> {
       if (route.auth !== 'none') {
         const auth = event.requestContext.authorizer;
         if (!auth?.projectId || !auth.keyId) throw unauthorized();
-        if (!route.keys.includes(auth.keyKind as KeyKind)) {
-          throw forbidden('FORBIDDEN', 'This API key may not be used on this route; use a secret key');
+        if (auth.keyKind === 'session') {
+          // The authorizer's policy already refuses these; checked again for a policy cached under another role.
+          const access = sessionAccess(route);
+          if (access === 'none') throw forbidden('FORBIDDEN', 'A dashboard session may not call this route; use an API key');
+          if (access === 'owner' && auth.role !== 'OWNER') throw forbidden('FORBIDDEN', 'Only project owners may do this');
+          await assertSessionCurrent({ userId: String(auth.userId), projectId: auth.projectId, role: String(auth.role), sessionId: String(auth.sessionId), expiresAt: Number(auth.expiresAt) });
+        } else if (!route.keys.includes(auth.keyKind as KeyKind)) {
+          throw forbidden('FORBIDDEN', route.keys.length === 0 ? 'This route is for dashboard sessions only' : 'This API key may not be used on this route; use a secret key');
         }
         await admitRequest({ projectId: auth.projectId, keyId: auth.keyId });
       }

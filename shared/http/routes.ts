@@ -3,6 +3,10 @@
  * the two cannot drift. Each function group is one Lambda: functions/<group>/handler.ts.
  */
 export type KeyKind = 'secret' | 'public';
+/** Who called: an API key of a kind, or a dashboard session's access token (README "Dashboard accounts"). */
+export type CallerKind = KeyKind | 'session';
+/** What a dashboard session may do on a route: any member, owners only, or nothing. */
+export type SessionAccess = 'member' | 'owner' | 'none';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface Route {
@@ -10,8 +14,14 @@ export interface Route {
   /** API Gateway resource path, with {param} placeholders. */
   path: string;
   group: FunctionGroup;
-  /** Key kinds accepted; secret keys are accepted everywhere. */
+  /** Key kinds accepted; secret keys are accepted everywhere but on session-only routes (/me). */
   keys: readonly KeyKind[];
+  /**
+   * Dashboard access tokens (mwa_): default 'member' on every route with the authorizer outside
+   * /v1/* (the dashboard calls the same API as any client), 'none' on /v1/*. 'owner' keeps a
+   * route to project owners: the authorizer's policy leaves it out of a MEMBER's token.
+   */
+  sessions?: SessionAccess;
   /** Browsers call this route from other origins: answer CORS preflight and add CORS headers. */
   cors?: boolean;
   /**
@@ -32,12 +42,21 @@ export interface Route {
 /** Request headers browsers may send to CORS routes (preflight answer, deployed and local). */
 export const CORS_ALLOW_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key'];
 
+/** What a dashboard session may do on the route (Route.sessions and its defaults). */
+export function sessionAccess(route: Route): SessionAccess {
+  if (route.auth === 'none' || route.path.startsWith('/v1/')) return 'none';
+  return route.sessions ?? 'member';
+}
+
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs', 'campaigns', 'unsubscribe', 'emails', 'analytics'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs', 'campaigns', 'unsubscribe', 'dashboard', 'keys', 'members', 'emails', 'analytics'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
+const owner = 'owner' as const;
+/** Session-only routes (the signed-in user's own account): no API key has a user. */
+const sessionOnly = [] as const;
 
 /**
  * Lambda caps a synchronous request at 6 MB (6,291,456 bytes) including the event envelope, so a
@@ -72,10 +91,10 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/v1/verify', group: 'public', keys: secret },
   { method: 'POST', path: '/v1/track', group: 'public', keys: ['secret', 'public'], cors: true },
 
-  { method: 'POST', path: '/domains', group: 'domains', keys: secret },
+  { method: 'POST', path: '/domains', group: 'domains', keys: secret, sessions: owner },
   { method: 'GET', path: '/domains', group: 'domains', keys: secret },
   { method: 'GET', path: '/domains/{id}', group: 'domains', keys: secret },
-  { method: 'DELETE', path: '/domains/{id}', group: 'domains', keys: secret },
+  { method: 'DELETE', path: '/domains/{id}', group: 'domains', keys: secret, sessions: owner },
 
   { method: 'GET', path: '/events', group: 'events', keys: secret },
   { method: 'GET', path: '/events/names', group: 'events', keys: secret },
@@ -97,15 +116,19 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/docs', group: 'docs', keys: [], auth: 'none' },
   { method: 'GET', path: '/docs/scalar.js', group: 'docs', keys: [], auth: 'none' },
 
+  // The web dashboard's files (README "Dashboard"): the app signs in and then calls the routes above.
+  { method: 'GET', path: '/dashboard', group: 'dashboard', keys: [], auth: 'none' },
+  { method: 'GET', path: '/dashboard/{proxy+}', group: 'dashboard', keys: [], auth: 'none' },
+
   // Outbound webhooks (README "Webhooks").
-  { method: 'POST', path: '/webhooks', group: 'webhooks', keys: secret },
-  { method: 'GET', path: '/webhooks', group: 'webhooks', keys: secret },
-  { method: 'GET', path: '/webhooks/{id}', group: 'webhooks', keys: secret },
-  { method: 'PATCH', path: '/webhooks/{id}', group: 'webhooks', keys: secret },
-  { method: 'DELETE', path: '/webhooks/{id}', group: 'webhooks', keys: secret },
-  { method: 'POST', path: '/webhooks/{id}/rotate-secret', group: 'webhooks', keys: secret },
-  { method: 'POST', path: '/webhooks/{id}/test', group: 'webhooks', keys: secret },
-  { method: 'GET', path: '/webhooks/{id}/deliveries', group: 'webhooks', keys: secret },
+  { method: 'POST', path: '/webhooks', group: 'webhooks', keys: secret, sessions: owner },
+  { method: 'GET', path: '/webhooks', group: 'webhooks', keys: secret, sessions: owner },
+  { method: 'GET', path: '/webhooks/{id}', group: 'webhooks', keys: secret, sessions: owner },
+  { method: 'PATCH', path: '/webhooks/{id}', group: 'webhooks', keys: secret, sessions: owner },
+  { method: 'DELETE', path: '/webhooks/{id}', group: 'webhooks', keys: secret, sessions: owner },
+  { method: 'POST', path: '/webhooks/{id}/rotate-secret', group: 'webhooks', keys: secret, sessions: owner },
+  { method: 'POST', path: '/webhooks/{id}/test', group: 'webhooks', keys: secret, sessions: owner },
+  { method: 'GET', path: '/webhooks/{id}/deliveries', group: 'webhooks', keys: secret, sessions: owner },
 
   { method: 'POST', path: '/workflows', group: 'workflows', keys: secret },
   { method: 'GET', path: '/workflows', group: 'workflows', keys: secret },
@@ -128,6 +151,37 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none' },
   { method: 'POST', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none', rawBodyTypes: ['*/*'] },
   { method: 'POST', path: '/unsubscribe/{token}/resubscribe', group: 'unsubscribe', keys: [], auth: 'none', rawBodyTypes: ['*/*'] },
+
+  // Dashboard sessions (README "Dashboard accounts"): no authorizer; the function checks the
+  // refresh cookie, that the request is same-origin and carries X-Mailwright-Request: 1.
+  { method: 'POST', path: '/dashboard/session', group: 'dashboard', keys: [], auth: 'none' },
+  { method: 'DELETE', path: '/dashboard/session', group: 'dashboard', keys: [], auth: 'none' },
+  { method: 'POST', path: '/dashboard/session/refresh', group: 'dashboard', keys: [], auth: 'none' },
+  { method: 'POST', path: '/dashboard/session/password-reset', group: 'dashboard', keys: [], auth: 'none' },
+  { method: 'POST', path: '/dashboard/session/password-reset/confirm', group: 'dashboard', keys: [], auth: 'none' },
+  { method: 'POST', path: '/dashboard/session/invitations/accept', group: 'dashboard', keys: [], auth: 'none' },
+
+  // The signed-in user's account, the project, its members and audit trail.
+  { method: 'GET', path: '/me', group: 'members', keys: sessionOnly },
+  { method: 'PATCH', path: '/me/password', group: 'members', keys: sessionOnly },
+  { method: 'GET', path: '/me/sessions', group: 'members', keys: sessionOnly },
+  { method: 'DELETE', path: '/me/sessions', group: 'members', keys: sessionOnly },
+  { method: 'DELETE', path: '/me/sessions/{id}', group: 'members', keys: sessionOnly },
+  { method: 'GET', path: '/project', group: 'members', keys: secret },
+  { method: 'PATCH', path: '/project', group: 'members', keys: secret, sessions: owner },
+  { method: 'GET', path: '/members', group: 'members', keys: secret },
+  { method: 'PATCH', path: '/members/{userId}', group: 'members', keys: secret, sessions: owner },
+  { method: 'DELETE', path: '/members/{userId}', group: 'members', keys: secret, sessions: owner },
+  { method: 'GET', path: '/members/invitations', group: 'members', keys: secret, sessions: owner },
+  { method: 'POST', path: '/members/invitations', group: 'members', keys: secret, sessions: owner },
+  { method: 'DELETE', path: '/members/invitations/{id}', group: 'members', keys: secret, sessions: owner },
+  { method: 'GET', path: '/audit', group: 'members', keys: secret, sessions: owner },
+
+  // API keys (README "Dashboard accounts"), the same code as the admin CLI's key commands.
+  { method: 'GET', path: '/keys', group: 'keys', keys: secret, sessions: owner },
+  { method: 'POST', path: '/keys', group: 'keys', keys: secret, sessions: owner },
+  { method: 'POST', path: '/keys/{id}/rotate', group: 'keys', keys: secret, sessions: owner },
+  { method: 'DELETE', path: '/keys/{id}', group: 'keys', keys: secret, sessions: owner },
 ];
 
 export const routeKey = (method: string, path: string) => `${method} ${path}`;

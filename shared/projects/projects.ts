@@ -6,6 +6,7 @@ import { tableName } from '../db/table';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys';
 import { projectKeys } from './keys';
 import { queryAll } from '../db/query';
+import { notFound } from '../http/errors';
 
 export type ProjectStatus = 'ACTIVE' | 'DISABLED';
 
@@ -26,9 +27,14 @@ export interface ApiKeyRecord {
 
 export interface ApiKeySummary {
   keyId: string;
+  name: string;
   kind: KeyKind;
+  /** Non-secret: the key's first characters and its last four, to tell keys apart. */
   prefix: string;
+  last4: string | null;
   createdAt: string;
+  /** Updated by the authorizer at most once a minute (README "Dashboard accounts"). */
+  lastUsedAt: string | null;
 }
 
 export interface CreatedProject {
@@ -42,7 +48,9 @@ interface NewKey {
   items: Record<string, unknown>[];
 }
 
-function newKeyItems(projectId: string, kind: KeyKind, projectStatus: ProjectStatus, now: string, presetKey?: string): NewKey {
+const defaultKeyName = (kind: KeyKind) => (kind === 'secret' ? 'Secret key' : 'Public key');
+
+function newKeyItems(projectId: string, kind: KeyKind, projectStatus: ProjectStatus, now: string, presetKey?: string, name = defaultKeyName(kind)): NewKey {
   const key = presetKey ?? generateApiKey(kind);
   const keyId = ulid();
   const keyHash = hashApiKey(key);
@@ -50,7 +58,7 @@ function newKeyItems(projectId: string, kind: KeyKind, projectStatus: ProjectSta
     key,
     items: [
       { ...projectKeys.apiKeyByHash(keyHash), keyId, projectId, kind, projectStatus, createdAt: now },
-      { ...projectKeys.projectApiKey(projectId, keyId), keyId, kind, keyHash, prefix: displayPrefix(key), createdAt: now },
+      { ...projectKeys.projectApiKey(projectId, keyId), keyId, name, kind, keyHash, prefix: displayPrefix(key), last4: key.slice(-4), createdAt: now },
     ],
   };
 }
@@ -100,7 +108,38 @@ export async function listApiKeys(projectId: string): Promise<(ApiKeySummary & {
       ExpressionAttributeValues: { ':pk': projectKeys.project(projectId).PK, ':prefix': projectKeys.projectApiKeyPrefix },
     }),
   );
-  return Items.map((item) => ({ keyId: item.keyId, kind: item.kind, prefix: item.prefix, createdAt: item.createdAt, keyHash: item.keyHash }));
+  return Items.map((item) => ({
+    keyId: item.keyId,
+    name: item.name ?? defaultKeyName(item.kind),
+    kind: item.kind,
+    prefix: item.prefix,
+    last4: item.last4 ?? null,
+    createdAt: item.createdAt,
+    lastUsedAt: item.lastUsedAt ?? null,
+    keyHash: item.keyHash,
+  }));
+}
+
+export const KEY_USE_RECORD_INTERVAL_MS = 60_000;
+
+/**
+ * Records that a key was used, at most once a minute per key (a conditional write that fails
+ * cheaply otherwise); the authorizer calls it on each cache miss. A key revoked meanwhile is left alone.
+ */
+export async function touchApiKey(projectId: string, keyId: string, now = Date.now()): Promise<void> {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: projectKeys.projectApiKey(projectId, keyId),
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :recent)',
+        ExpressionAttributeValues: { ':now': new Date(now).toISOString(), ':recent': new Date(now - KEY_USE_RECORD_INTERVAL_MS).toISOString() },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+  }
 }
 
 async function requireProject(projectId: string): Promise<Project> {
@@ -114,8 +153,16 @@ async function requireProject(projectId: string): Promise<Project> {
  * `presetKey` lets the local stack pin a key (LOCAL_SECRET_KEY / LOCAL_PUBLIC_KEY).
  */
 export async function rotateApiKey(projectId: string, kind: KeyKind, presetKey?: string): Promise<{ keyId: string; key: string }> {
-  const project = await requireProject(projectId);
-  const created = newKeyItems(projectId, kind, project.status, new Date().toISOString(), presetKey);
+  const { key, summary } = await createApiKey(projectId, { kind }, presetKey);
+  return { keyId: summary.keyId, key };
+}
+
+/** POST /keys (and the CLI's rotate-key): a new key; the key itself is answered once, only its hash is kept. */
+export async function createApiKey(projectId: string, input: { kind: KeyKind; name?: string }, presetKey?: string): Promise<{ key: string; summary: ApiKeySummary }> {
+  const project = await getProject(projectId);
+  if (!project) throw notFound('Project');
+  const now = new Date().toISOString();
+  const created = newKeyItems(projectId, input.kind, project.status, now, presetKey, input.name);
   await documentClient.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -124,7 +171,23 @@ export async function rotateApiKey(projectId: string, kind: KeyKind, presetKey?:
       ],
     }),
   );
-  return { keyId: created.items[1]!.keyId as string, key: created.key };
+  const item = created.items[1]!;
+  return {
+    key: created.key,
+    summary: { keyId: item.keyId as string, name: item.name as string, kind: input.kind, prefix: item.prefix as string, last4: item.last4 as string, createdAt: now, lastUsedAt: null },
+  };
+}
+
+/**
+ * POST /keys/{id}/rotate: a new key of the same kind and name, and the old one revoked (at once
+ * in every function; at the gateway once its cached authorizer result expires).
+ */
+export async function replaceApiKey(projectId: string, keyId: string): Promise<{ key: string; summary: ApiKeySummary; replaced: string }> {
+  const old = (await listApiKeys(projectId)).find((key) => key.keyId === keyId);
+  if (!old) throw notFound('API key');
+  const created = await createApiKey(projectId, { kind: old.kind, name: old.name });
+  await revokeApiKey(projectId, old.keyId);
+  return { ...created, replaced: old.keyId };
 }
 
 /**
@@ -132,10 +195,10 @@ export async function rotateApiKey(projectId: string, kind: KeyKind, presetKey?:
  * which every request checks, so a revoked key stops at once even while API Gateway still holds
  * a cached authorizer result for it.
  */
-export async function revokeApiKey(projectId: string, keyIdOrKey: string): Promise<{ keyId: string }> {
+export async function revokeApiKey(projectId: string, keyIdOrKey: string): Promise<{ keyId: string; name: string; kind: KeyKind }> {
   const keys = await listApiKeys(projectId);
   const target = keys.find((key) => key.keyId === keyIdOrKey || key.keyHash === hashApiKey(keyIdOrKey));
-  if (!target) throw new Error(`Project ${projectId} has no key ${keyIdOrKey}`);
+  if (!target) throw notFound('API key');
   await documentClient.send(
     new TransactWriteCommand({
       TransactItems: [
@@ -152,7 +215,28 @@ export async function revokeApiKey(projectId: string, keyIdOrKey: string): Promi
       ],
     }),
   );
-  return { keyId: target.keyId };
+  return { keyId: target.keyId, name: target.name, kind: target.kind };
+}
+
+/** PATCH /project. */
+export async function renameProject(projectId: string, name: string): Promise<Project> {
+  try {
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: projectKeys.project(projectId),
+        UpdateExpression: 'SET #name = :name',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':name': name },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toProject(Attributes!);
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') throw notFound('Project');
+    throw error;
+  }
 }
 
 /** Disabling takes effect on the next request (see shared/access/admission.ts), cached or not. */

@@ -21,3 +21,6 @@ process.env.WEBHOOK_DELIVERY_QUEUE_URL = 'http://localhost:9324/000000000000/web
 process.env.WEBHOOK_SECRETS_KEY = 'webhook-secrets-key-for-unit-tests';
 process.env.IMPORT_QUEUE_URL = 'http://localhost:9324/000000000000/contact-imports-test';
 process.env.EXPORT_QUEUE_URL = 'http://localhost:9324/000000000000/contact-exports-test';
+process.env.ACCESS_TOKEN_SECRET = 'access-token-secret-for-unit-tests-0123456789';
+process.env.SEND_QUEUE_URL = 'http://localhost:9324/000000000000/send-test';
+process.env.DASHBOARD_MAIL_FROM = 'dashboard@mail.example.test';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { resourceIdSchema } from '../ids';
 import { errorEnvelopeSchema, successEnvelope } from '../responses';
-import { routeKey, routes as routeTable, type Route } from '../routes';
+import { routeKey, routes as routeTable, sessionAccess, type Route } from '../routes';
 import { toOpenApiSchema, type JsonSchema } from './convert';
 import { introduction } from './introduction';
 import { operations as operationDocs, type ErrorCase, type OperationDoc } from './operations';
@@ -51,6 +51,7 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable, oper
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'A secret key (sk_…): every route' },
         publicKey: { type: 'http', scheme: 'bearer', description: 'A public key (pk_…): POST /v1/track only, safe in browsers' },
+        accessToken: { type: 'http', scheme: 'bearer', description: 'A dashboard access token (mwa_…, 5 minutes, from the session routes): every route but /v1/*; owners only on keys, members, audit, webhooks and domain changes' },
       },
       schemas: components.schemas,
     },
@@ -79,7 +80,7 @@ function operation(route: Route, doc: OperationDoc, components: Components): Jso
     tags: [doc.tag],
     summary: doc.summary,
     ...(doc.description ? { description: doc.description } : {}),
-    security: none ? [] : route.keys.includes('public') ? [{ secretKey: [] }, { publicKey: [] }] : [{ secretKey: [] }],
+    security: none ? [] : securityOf(route),
     ...(parameters.length ? { parameters } : {}),
     ...(doc.body
       ? {
@@ -92,6 +93,14 @@ function operation(route: Route, doc: OperationDoc, components: Components): Jso
       : {}),
     responses: { ...successResponses(doc, components), ...errorResponses(route, doc, components), ...rawResponses(doc) },
   };
+}
+
+function securityOf(route: Route): JsonSchema[] {
+  return [
+    ...(route.keys.includes('secret') ? [{ secretKey: [] }] : []),
+    ...(route.keys.includes('public') ? [{ publicKey: [] }] : []),
+    ...(sessionAccess(route) !== 'none' ? [{ accessToken: [] }] : []),
+  ];
 }
 
 function successResponses(doc: OperationDoc, components: Components): Record<string, JsonSchema> {

@@ -28,6 +28,7 @@ import { emailResponseSchema, emailSummaryResponseSchema } from '../../emails/re
 import { analyticsQuerySchema } from '../../analytics/schemas';
 import { analyticsResponseSchema } from '../../analytics/responses';
 import { deletedSchema, pageSchema } from '../responses';
+import { accountOperations } from '../../accounts/operations';
 
 /** An error a route answers beyond those the generator adds from the route's shape. */
 export interface ErrorCase {
@@ -624,5 +625,22 @@ export const operations: Record<string, OperationDoc> = {
     summary: 'The reference page renderer',
     description: "Scalar's standalone bundle (@scalar/api-reference), loaded by GET /docs.",
     success: { status: 200, description: 'JavaScript', mediaType: 'text/javascript', schema: { type: 'string' } },
+  },
+
+  ...accountOperations,
+  'GET /dashboard': {
+    operationId: 'getDashboard',
+    tag: 'Dashboard',
+    summary: 'The web dashboard',
+    description: 'The dashboard app (index.html, never cached); it signs in through the session routes and then calls this API like any client.',
+    success: { status: 200, description: 'An HTML page', mediaType: 'text/html', schema: { type: 'string' } },
+  },
+  'GET /dashboard/{proxy+}': {
+    operationId: 'getDashboardFile',
+    tag: 'Dashboard',
+    summary: 'A dashboard file or page',
+    description: 'A built file of the app (hashed names, cached as immutable), or index.html for any page path without a file extension (client-side routing).',
+    success: { status: 200, description: 'The file, or the app page', mediaType: 'text/html', schema: { type: 'string' } },
+    errors: [{ status: 404, code: 'NOT_FOUND', when: 'A path with a file extension names no file of the app' }],
   },
 };

@@ -78,9 +78,12 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('marks public-key routes and secret-only routes in security', () => {
+  it('marks public-key routes, secret-key routes and the routes dashboard sessions may call in security', () => {
     expect(document.paths['/v1/track'].post.security).toEqual([{ secretKey: [] }, { publicKey: [] }]);
-    expect(document.paths['/contacts'].get.security).toEqual([{ secretKey: [] }]);
+    expect(document.paths['/v1/send'].post.security).toEqual([{ secretKey: [] }]);
+    expect(document.paths['/contacts'].get.security).toEqual([{ secretKey: [] }, { accessToken: [] }]);
+    expect(document.paths['/me'].get.security).toEqual([{ accessToken: [] }]);
+    expect(document.paths['/dashboard/session'].post.security).toEqual([]);
   });
 
   it('names entity schemas as components and documents the error envelope with a top-level message', () => {

@@ -18,12 +18,17 @@ jest.unstable_mockModule('../../../shared/access/admission', () => ({ admitReque
 const { createHttpHandler } = await import('../../../shared/http/handler');
 
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'";
+const PAGE_PERMISSIONS = 'camera=(), clipboard-write=(self)';
 
 const pageHandler = createHttpHandler({
   'GET /page/{token}': async (request) => ({
     statusCode: request.pathParameters.token === 'bad' ? 400 : 200,
     body: `<p>project "${request.projectId}"</p>`,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_POLICY },
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': PAGE_POLICY,
+      ...(request.pathParameters.token === 'clipboard' ? { 'Permissions-Policy': PAGE_PERMISSIONS } : {}),
+    },
   }),
   'GET /contacts': async () => ({ data: [] }),
 });
@@ -56,6 +61,17 @@ describe('routes without the authorizer (auth: none)', () => {
     expect(response.body).toBe('<p>project ""</p>');
     expect(response.headers).toMatchObject({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_POLICY });
     expect(admitRequest).not.toHaveBeenCalled();
+  });
+
+  it('may answer a page with its own Permissions-Policy; pages without one keep the strict default', async () => {
+    // Act
+    const own = await pageHandler(event('/page/{token}', '/page/clipboard'), {} as Context);
+    const strict = await pageHandler(event('/page/{token}', '/page/ok'), {} as Context);
+
+    // Assess
+    expect(own.headers!['Permissions-Policy']).toBe(PAGE_PERMISSIONS);
+    expect(own.headers!['Content-Security-Policy']).toBe(PAGE_POLICY);
+    expect(strict.headers!['Permissions-Policy']).toContain('clipboard-write=()');
   });
 
   it('keep the key check on every other route', async () => {

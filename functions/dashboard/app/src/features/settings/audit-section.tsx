@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query';
+import { Pager, useCursorPages } from '../../components/pager';
+import { ErrorNote } from '../../components/ui';
+import { api, unwrap } from '../../lib/api-client';
+import { formatDateTime, formatValue } from '../../lib/format';
+
+/** Who did what, when: sign-ins, invitations, role and key changes (owners only). */
+export function AuditSection() {
+  const pages = useCursorPages('audit');
+  const audit = useQuery({ queryKey: ['audit', pages.cursor], queryFn: () => unwrap(api.GET('/audit', { params: { query: { limit: '25', ...(pages.cursor ? { cursor: pages.cursor } : {}) } } })) });
+  return (
+    <section className="panel" aria-labelledby="audit-title">
+      <h2 id="audit-title">Audit log</h2>
+      <ErrorNote error={audit.error} />
+      <div className="table-wrap" tabIndex={0}>
+        <table>
+          <caption className="visually-hidden">Audit log, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Who</th>
+              <th scope="col">What</th>
+              <th scope="col">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {audit.data?.items.map((entry) => (
+              <tr key={entry.id}>
+                <td>{formatDateTime(entry.createdAt)}</td>
+                <td>{entry.actor?.email ?? entry.actor?.userId ?? 'The system'}</td>
+                <td>
+                  {entry.action}
+                  {entry.target ? ` · ${entry.target}` : ''}
+                </td>
+                <td>{entry.details && <code className="data">{formatValue(entry.details)}</code>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Pager pages={pages} nextCursor={audit.data?.nextCursor} total={audit.data?.total} label="Audit log" />
+    </section>
+  );
+}

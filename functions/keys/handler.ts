@@ -1,0 +1,14 @@
+import { createKey, listKeys, revokeKey, rotateKey } from '../../shared/accounts/administration';
+import { createKeySchema, idParams } from '../../shared/accounts/schemas';
+import { createHttpHandler } from '../../shared/http/handler';
+import { parseInput } from '../../shared/http/validation';
+
+export const handler = createHttpHandler({
+  'GET /keys': async ({ projectId }) => ({ data: await listKeys(projectId) }),
+
+  'POST /keys': async ({ projectId, caller, body }) => ({ statusCode: 201, data: await createKey(projectId, caller, parseInput(createKeySchema, body)) }),
+
+  'POST /keys/{id}/rotate': async ({ projectId, caller, pathParameters }) => ({ data: await rotateKey(projectId, caller, parseInput(idParams, pathParameters).id) }),
+
+  'DELETE /keys/{id}': async ({ projectId, caller, pathParameters }) => ({ data: await revokeKey(projectId, caller, parseInput(idParams, pathParameters).id) }),
+});

@@ -1,0 +1,104 @@
+import { forbidden, notFound } from '../http/errors';
+import type { Caller } from '../http/handler';
+import type { KeyKind } from '../http/routes';
+import { createApiKey, getProject, listApiKeys, renameProject, replaceApiKey, revokeApiKey, type ApiKeySummary } from '../projects/projects';
+import type { Role } from './access-tokens';
+import { recordAudit, type Actor } from './audit';
+import { inviteMember, revokeInvitation } from './invitations';
+import { revokeSessions } from './sessions';
+import { changeRole, getUser, listUserProjects, removeMembership } from './users';
+
+/**
+ * The project's administration as the API does it (keys, members, invitations, its name), each
+ * change with its audit entry. The admin CLI calls shared/projects directly: it acts as the
+ * operator, outside any project's trail.
+ */
+export function actorOf(caller: Caller): Actor {
+  if (caller.kind === 'session') return { type: 'user', userId: caller.userId };
+  if (caller.kind === 'key') return { type: 'key', keyId: caller.keyId };
+  return { type: 'system' };
+}
+
+const apiKeyView = (key: ApiKeySummary) => ({ id: key.keyId, name: key.name, kind: key.kind, prefix: key.prefix, last4: key.last4, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt });
+
+export async function listKeys(projectId: string) {
+  const keys = (await listApiKeys(projectId)).map(apiKeyView);
+  return { items: keys, nextCursor: null, hasMore: false, total: keys.length };
+}
+
+export async function createKey(projectId: string, caller: Caller, input: { name: string; kind: KeyKind }) {
+  const { key, summary } = await createApiKey(projectId, input);
+  await recordAudit(projectId, { action: 'key.created', actor: actorOf(caller), target: summary.keyId, detail: { name: summary.name, kind: summary.kind } });
+  return { ...apiKeyView(summary), key };
+}
+
+export async function rotateKey(projectId: string, caller: Caller, keyId: string) {
+  const { key, summary, replaced } = await replaceApiKey(projectId, keyId);
+  await recordAudit(projectId, { action: 'key.rotated', actor: actorOf(caller), target: summary.keyId, detail: { name: summary.name, kind: summary.kind, replaced } });
+  return { ...apiKeyView(summary), key, replaced };
+}
+
+/** A key cannot revoke itself: the caller would lock itself out mid-request. */
+export async function revokeKey(projectId: string, caller: Caller, keyId: string) {
+  if (caller.kind === 'key' && caller.keyId === keyId) throw forbidden('KEY_IN_USE', 'A key cannot revoke itself; use another secret key or the dashboard');
+  const revoked = await revokeApiKey(projectId, keyId);
+  await recordAudit(projectId, { action: 'key.revoked', actor: actorOf(caller), target: revoked.keyId, detail: { name: revoked.name, kind: revoked.kind } });
+  return { id: revoked.keyId, deleted: true as const };
+}
+
+export async function projectView(projectId: string) {
+  const project = await getProject(projectId);
+  if (!project) throw notFound('Project');
+  return { id: project.projectId, name: project.name, status: project.status, createdAt: project.createdAt };
+}
+
+export async function renameProjectAs(projectId: string, caller: Caller, name: string) {
+  const project = await renameProject(projectId, name);
+  await recordAudit(projectId, { action: 'project.renamed', actor: actorOf(caller), target: projectId, detail: { name } });
+  return { id: project.projectId, name: project.name, status: project.status, createdAt: project.createdAt };
+}
+
+export async function setMemberRole(projectId: string, caller: Caller, userId: string, role: Role) {
+  const { before, after } = await changeRole(projectId, userId, role);
+  if (before.role !== after.role) {
+    // Their access tokens carry the old role: the next request's check refuses them and the app refreshes.
+    await recordAudit(projectId, { action: 'member.role_changed', actor: actorOf(caller), target: userId, detail: { from: before.role, to: after.role } });
+  }
+  return memberView(after);
+}
+
+/** Removes the member and ends their sessions on this project (the per-request check stops their current token). */
+export async function removeMember(projectId: string, caller: Caller, userId: string) {
+  const removed = await removeMembership(projectId, userId);
+  await revokeSessions(userId, { projectId });
+  await recordAudit(projectId, { action: 'member.removed', actor: actorOf(caller), target: userId, detail: { email: removed.email, role: removed.role } });
+  return { id: userId, deleted: true as const };
+}
+
+export async function invite(projectId: string, caller: Caller, input: { email: string; role: Role }, dashboardUrl: string) {
+  const invitedBy = caller.kind === 'session' ? caller.userId : caller.kind === 'key' ? `key:${caller.keyId}` : 'system';
+  const invitation = await inviteMember(projectId, { ...input, invitedBy }, dashboardUrl);
+  await recordAudit(projectId, { action: 'member.invited', actor: actorOf(caller), target: invitation.id, detail: { email: invitation.email, role: invitation.role } });
+  return invitation;
+}
+
+export async function cancelInvitation(projectId: string, caller: Caller, invitationId: string) {
+  const invitation = await revokeInvitation(projectId, invitationId);
+  await recordAudit(projectId, { action: 'member.invitation_revoked', actor: actorOf(caller), target: invitation.id, detail: { email: invitation.email } });
+  return { id: invitation.id, deleted: true as const };
+}
+
+export const memberView = (member: { userId: string; email: string; name: string | null; role: Role; createdAt: string }) => ({
+  userId: member.userId,
+  email: member.email,
+  name: member.name,
+  role: member.role,
+  createdAt: member.createdAt,
+});
+
+/** GET /me: the user, the project and role of this token, and every project of theirs. */
+export async function me(caller: { userId: string; role: Role }, projectId: string) {
+  const [user, projects] = await Promise.all([getUser(caller.userId), listUserProjects(caller.userId)]);
+  if (!user) throw notFound('User');
+  return { user: { id: user.userId, email: user.email, name: user.name }, projectId, role: caller.role, projects };
+}

@@ -1,0 +1,52 @@
+import { ulid } from 'ulid';
+import { pageNewestFirst, putCounted, type CountedListing } from '../db/listing';
+import { projectPartition } from '../projects/keys';
+import { accountKeys } from './keys';
+
+/** Who did it: a signed-in user, or an API key (the admin CLI and scripts). */
+export type Actor = { type: 'user'; userId: string; email?: string } | { type: 'key'; keyId: string } | { type: 'system' };
+
+export type AuditAction =
+  | 'session.signed_in'
+  | 'session.sign_in_failed'
+  | 'member.invited'
+  | 'member.invitation_revoked'
+  | 'member.joined'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'key.created'
+  | 'key.rotated'
+  | 'key.revoked'
+  | 'project.renamed';
+
+export interface AuditEntry {
+  id: string;
+  action: AuditAction;
+  actor: Actor;
+  /** What it was done to: a user id, key id, invitation id… */
+  target: string | null;
+  detail: Record<string, string>;
+  createdAt: string;
+}
+
+const auditListing = (projectId: string): CountedListing => ({
+  partition: projectPartition(projectId),
+  prefix: accountKeys.auditPrefix,
+  counter: { PK: projectPartition(projectId), SK: 'AUDITCOUNT' },
+});
+
+/** One entry, counted for GET /audit's total; the id is a ULID, so the trail reads newest first. */
+export async function recordAudit(projectId: string, entry: { action: AuditAction; actor: Actor; target?: string | null; detail?: Record<string, string> }, now = Date.now()): Promise<AuditEntry> {
+  const stored: AuditEntry = { id: ulid(now), action: entry.action, actor: entry.actor, target: entry.target ?? null, detail: entry.detail ?? {}, createdAt: new Date(now).toISOString() };
+  await putCounted(auditListing(projectId), { ...accountKeys.audit(projectId, stored.id), ...stored });
+  return stored;
+}
+
+export async function listAudit(projectId: string, query: { limit: number; cursor?: string }) {
+  const page = await pageNewestFirst(auditListing(projectId), query, `audit:${projectId}`);
+  return { ...page, items: page.items.map(toEntry) };
+}
+
+function toEntry(item: Record<string, unknown>): AuditEntry {
+  return { id: item.id as string, action: item.action as AuditAction, actor: item.actor as Actor, target: (item.target as string | null) ?? null, detail: (item.detail as Record<string, string>) ?? {}, createdAt: item.createdAt as string };
+}

@@ -1,0 +1,102 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { FunctionRunner, type LocalFunction } from '../../../infra/local/lambda/runner';
+
+/** Functions run as Lambda runs them: their bundle, their environment only, their timeout. */
+const bundles = mkdtempSync(path.join(tmpdir(), 'mailwright-runner-'));
+afterAll(() => rmSync(bundles, { recursive: true, force: true }));
+
+function bundle(name: string, source: string): string {
+  const dir = path.join(bundles, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'index.mjs'), source);
+  return dir;
+}
+
+function spec(taskRoot: string, overrides: Partial<LocalFunction> = {}): LocalFunction {
+  return { logicalId: 'Fn', name: 'Mailwright-Fn', arn: 'arn:aws:lambda:us-east-1:000000000000:function:Mailwright-Fn', handler: 'index.handler', taskRoot, timeoutSeconds: 3, memoryMb: 256, environment: {}, roleArn: 'arn:aws:iam::000000000000:role/r', ...overrides };
+}
+
+const runners: FunctionRunner[] = [];
+function runner(definition: LocalFunction, maxConcurrency = 2) {
+  const log = new PassThrough();
+  log.resume();
+  const created = new FunctionRunner(definition, { maxConcurrency, log });
+  runners.push(created);
+  return created;
+}
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((created) => created.stop()));
+});
+
+describe('a local function', () => {
+  it('sees exactly its own environment, not the stack process\'s, and keeps module state per environment', async () => {
+    // Prepare
+    process.env.STACK_ONLY_VARIABLE = 'leaked';
+    const dir = bundle('env', "let calls = 0; export const handler = async (event, context) => ({ env: { ...process.env }, calls: ++calls, remaining: context.getRemainingTimeInMillis(), memory: context.memoryLimitInMB, event });");
+    const fn = runner(spec(dir, { environment: { TABLE_NAME: 'mailwright' } }), 1);
+    // Act
+    const first = await fn.invoke({ n: 1 });
+    const second = await fn.invoke({ n: 2 });
+    // Assess
+    expect(first).toMatchObject({ ok: true, result: { env: { TABLE_NAME: 'mailwright' }, calls: 1, memory: '256', event: { n: 1 } } });
+    expect((first as { result: { env: Record<string, string> } }).result.env.STACK_ONLY_VARIABLE).toBeUndefined();
+    expect((first as { result: { remaining: number } }).result.remaining).toBeGreaterThan(2000);
+    expect(second).toMatchObject({ ok: true, result: { calls: 2 } });
+    delete process.env.STACK_ONLY_VARIABLE;
+  });
+
+  it('fails an invocation past its Timeout as Lambda does, and the next one starts a fresh environment', async () => {
+    // Prepare
+    const dir = bundle('slow', "let calls = 0; export const handler = async (event) => { calls++; if (event.wait) await new Promise((resolve) => setTimeout(resolve, 5000)); return calls; };");
+    const fn = runner(spec(dir, { timeoutSeconds: 1 }), 1);
+    // Act
+    const slow = await fn.invoke({ wait: true });
+    const next = await fn.invoke({});
+    // Assess
+    expect(slow).toEqual({ ok: false, error: { errorType: 'Sandbox.Timedout', errorMessage: 'Task timed out after 1.00 seconds' } });
+    expect(next).toEqual({ ok: true, result: 1 });
+  });
+
+  it('reports a cold-start failure (a missing variable) as a failure at init, before any handler runs', async () => {
+    // Prepare
+    const dir = bundle('config', "if (!process.env.QUEUE_URL) { const error = new Error('Environment variable QUEUE_URL is required but not set'); error.name = 'ConfigError'; throw error; } export const handler = async () => 'ok';");
+    const fn = runner(spec(dir));
+    // Act
+    const outcome = await fn.invoke({});
+    // Assess
+    expect(outcome).toMatchObject({ ok: false, atInit: true, error: { errorType: 'ConfigError', errorMessage: 'Environment variable QUEUE_URL is required but not set' } });
+  });
+
+  it('answers a handler error as the invocation\'s error without ending the environment, and an uncaught crash by ending it', async () => {
+    // Prepare
+    const dir = bundle('errors', "let calls = 0; export const handler = async (event) => { calls++; if (event.throw) throw new TypeError('bad input'); if (event.crash) setTimeout(() => { throw new Error('boom'); }); return calls; };");
+    const fn = runner(spec(dir), 1);
+    // Act
+    const thrown = await fn.invoke({ throw: true });
+    const after = await fn.invoke({});
+    await fn.invoke({ crash: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const fresh = await fn.invoke({});
+    // Assess
+    expect(thrown).toMatchObject({ ok: false, error: { errorType: 'TypeError', errorMessage: 'bad input' } });
+    expect(thrown).not.toHaveProperty('atInit');
+    expect(after).toEqual({ ok: true, result: 2 });
+    expect(fresh).toEqual({ ok: true, result: 1 });
+  });
+
+  it('runs up to maxConcurrency invocations at once, each environment one at a time', async () => {
+    // Prepare
+    const dir = bundle('concurrent', "const id = Math.random(); export const handler = async () => { await new Promise((resolve) => setTimeout(resolve, 300)); return id; };");
+    const fn = runner(spec(dir), 2);
+    // Act
+    const results = await Promise.all([fn.invoke({}), fn.invoke({}), fn.invoke({}), fn.invoke({})]);
+    // Assess: four invocations shared two environments, two each
+    const ids = results.map((outcome) => (outcome as { result: number }).result);
+    expect(new Set(ids).size).toBe(2);
+    for (const id of new Set(ids)) expect(ids.filter((candidate) => candidate === id)).toHaveLength(2);
+  });
+});
