@@ -1,4 +1,4 @@
-import { createKey, listKeys, revokeKey, rotateKey } from '../../shared/accounts/administration';
+import { createKey, listKeys, revokeKey, rotateKey } from '../../shared/accounts/key-administration';
 import { createKeySchema, idParams } from '../../shared/accounts/schemas';
 import { createHttpHandler } from '../../shared/http/handler';
 import { parseInput } from '../../shared/http/validation';

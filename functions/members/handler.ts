@@ -1,4 +1,4 @@
-import { changePassword } from '../../shared/accounts/accounts';
+import { changePassword } from '../../shared/accounts/password-changes';
 import { cancelInvitation, invite, me, memberView, projectView, removeMember, renameProjectAs, setMemberRole } from '../../shared/accounts/administration';
 import { listAudit } from '../../shared/accounts/audit';
 import { dashboardUrl } from '../../shared/accounts/browser';

@@ -9,8 +9,10 @@
  * DynamoDB's data in memory (tests and benchmarks); `--no-watch` does not rebuild functions when
  * their source changes. Ctrl-C stops everything.
  */
-import { createWriteStream, mkdirSync, rmSync, type WriteStream } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
@@ -36,6 +38,7 @@ import { startStreamPoller, streamMappings } from './streams';
 import { synthesize } from './synth';
 import { watchSources } from './watch';
 
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const stops: Stop[] = [];
 let stopping = false;
 
@@ -59,7 +62,8 @@ async function main() {
   const assemblyDir = path.join(settings.dataDir, 'cdk.out');
   let bus: ReturnType<typeof createEventBus> | undefined;
   const results = await Promise.allSettled([
-    synthesize(assemblyDir, localContext(settings)),
+    // The dashboard function bundles the app's build: make it first when its sources are newer.
+    (dashboardBuildIsStale() ? buildDashboard() : Promise.resolve()).then(() => synthesize(assemblyDir, localContext(settings))),
     startDynamoDb(ports.DYNAMODB_PORT, inMemory ? null : path.join(settings.dataDir, 'dynamodb')),
     startSqs(ports.SQS_PORT),
     startSes(ports.SES_PORT, {
@@ -125,7 +129,7 @@ async function main() {
   }
   const everySeconds = process.env.LOCAL_SEGMENT_REFRESH_SECONDS ? settings.segmentRefreshSeconds : undefined;
   stops.push(bus.startSchedules(everySeconds));
-  if (watch) stops.push(watchSources(() => reloadFunctions(settings, assemblyDir, resources, endpoints, runners)));
+  if (watch) stops.push(watchSources((changed) => reloadFunctions(changed, settings, assemblyDir, resources, endpoints, runners)));
 
   const api = `http://localhost:${ports.PORT}`;
   console.log(
@@ -218,11 +222,13 @@ function functionLogs(settings: LocalSettings) {
  * After a source change: synthesize again (only changed functions are bundled) and give each
  * function whose bundle or configuration changed fresh environments; busy ones finish first.
  */
-async function reloadFunctions(settings: LocalSettings, assemblyDir: string, resources: LocalResources, endpoints: Record<string, string>, runners: Map<string, FunctionRunner>) {
+async function reloadFunctions(changedFiles: string[], settings: LocalSettings, assemblyDir: string, resources: LocalResources, endpoints: Record<string, string>, runners: Map<string, FunctionRunner>) {
   try {
+    // The dashboard function bundles the app's build: build it first when its sources changed.
+    if (changedFiles.some((file) => file.startsWith(path.join('functions', 'dashboard', 'app')))) await buildDashboard();
     const synth = await synthesize(assemblyDir, localContext(settings));
     const functions = localFunctions(readCloudAssembly(synth.directory), resources.resolve, endpoints);
-    const changed: string[] = [];
+    const rebuilt: string[] = [];
     for (const [logicalId, spec] of functions) {
       const runner = runners.get(logicalId);
       if (!runner) {
@@ -231,13 +237,33 @@ async function reloadFunctions(settings: LocalSettings, assemblyDir: string, res
       }
       if (!sameFunction(runner.definition, spec)) {
         runner.update(spec);
-        changed.push(spec.name);
+        rebuilt.push(spec.name);
       }
     }
-    console.log(changed.length ? `Rebuilt in ${synth.seconds.toFixed(1)} s: ${changed.join(', ')}` : `Synthesized again in ${synth.seconds.toFixed(1)} s: no function changed.`);
+    console.log(rebuilt.length ? `Rebuilt in ${synth.seconds.toFixed(1)} s: ${rebuilt.join(', ')}` : `Synthesized again in ${synth.seconds.toFixed(1)} s: no function changed.`);
   } catch (error) {
     console.error(`The change could not be built; the functions keep their previous bundles.\n${(error as Error).message}`);
   }
+}
+
+/** Whether a source of the dashboard's build (the app, or the API document it is typed from) is newer than the build. */
+function dashboardBuildIsStale(): boolean {
+  const built = path.join(projectRoot, 'functions/dashboard/dist/index.html');
+  if (!existsSync(built)) return true;
+  const builtAt = statSync(built).mtimeMs;
+  const newer = (folder: string): boolean =>
+    readdirSync(folder, { recursive: true, withFileTypes: true }).some(
+      (entry) => entry.isFile() && !entry.parentPath.includes('node_modules') && !entry.name.endsWith('schema.d.ts') && statSync(path.join(entry.parentPath, entry.name)).mtimeMs > builtAt,
+    );
+  return newer(path.join(projectRoot, 'functions/dashboard/app')) || newer(path.join(projectRoot, 'shared'));
+}
+
+function buildDashboard(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['run', '--silent', 'build:dashboard'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:dashboard exited with ${code}`))));
+  });
 }
 
 const sameFunction = (a: LocalFunction, b: LocalFunction) => JSON.stringify(a) === JSON.stringify(b);

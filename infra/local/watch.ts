@@ -3,23 +3,26 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Calls `onChange` after sources the deployment is built from change — functions/, shared/ and
- * infra/ (not the local stack itself, which needs a restart) — once per burst of saves, never two
- * at a time.
+ * Calls `onChange` with the changed files after sources the deployment is built from change —
+ * functions/, shared/ and infra/ (not the local stack itself, which needs a restart) — once per
+ * burst of saves, never two at a time.
  */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const QUIET_MS = 300;
 
-export function watchSources(onChange: () => Promise<void>): () => Promise<void> {
+export function watchSources(onChange: (changed: string[]) => Promise<void>): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let again = false;
+  const changed = new Set<string>();
   const run = () => {
     if (running) {
       again = true;
       return;
     }
-    running = onChange().finally(() => {
+    const files = [...changed];
+    changed.clear();
+    running = onChange(files).finally(() => {
       running = undefined;
       if (again) {
         again = false;
@@ -29,7 +32,9 @@ export function watchSources(onChange: () => Promise<void>): () => Promise<void>
   };
   const watchers = ['functions', 'shared', 'infra'].map((folder) =>
     watch(path.join(projectRoot, folder), { recursive: true }, (_, file) => {
-      if (!file || file.startsWith('local/') || file.includes('node_modules') || !/\.(ts|tsx|mjs|js|json|css|html)$/.test(file)) return;
+      // The dashboard's build output is made from its sources, which are watched themselves.
+      if (!file || file.startsWith('local/') || file.startsWith('dashboard/dist/') || file.includes('node_modules') || !/\.(ts|tsx|mjs|js|json|css|html|svg)$/.test(file)) return;
+      changed.add(path.join(folder, file));
       clearTimeout(timer);
       timer = setTimeout(run, QUIET_MS);
     }),

@@ -1,14 +1,15 @@
-import { ApiError, forbidden, unauthorized } from '../http/errors';
+import { forbidden, unauthorized } from '../http/errors';
 import { transactWrite } from '../db/transactions';
 import { logger } from '../observability/logger';
 import { signAccessToken, type Role } from './access-tokens';
 import { recordAudit } from './audit';
 import { consumeInvitationItems, findInvitation, invalidToken } from './invitations';
+import { invalidCredentials } from './password-changes';
 import { hashPassword, spendVerifyTime, verifyPassword } from './passwords';
 import { resetPassword, sendPasswordReset } from './password-resets';
-import { createSession, listSessions, parseRefreshCredential, revokeSession, revokeSessions, rotateSession, sessionOf, type RefreshCredential, type Session } from './sessions';
+import { createSession, parseRefreshCredential, revokeSession, revokeSessions, rotateSession, sessionOf, type RefreshCredential, type Session } from './sessions';
 import { assertMayTry, clearFailures, recordFailure } from './throttle';
-import { addMembershipItems, findUserByEmail, getUser, getUserWithHash, listUserProjects, newUserItems, normalizeEmail, setPassword, type User } from './users';
+import { addMembershipItems, findUserByEmail, getUser, listUserProjects, newUserItems, normalizeEmail, type User } from './users';
 
 /** What a sign-in, refresh or accepted invitation answers (the access token) and sets (the refresh cookie). */
 export interface SessionGrant {
@@ -24,7 +25,6 @@ export interface Granted {
   credential: RefreshCredential;
 }
 
-export const invalidCredentials = () => new ApiError(401, 'INVALID_CREDENTIALS', 'The email or password is wrong');
 const sessionEnded = () => unauthorized('The session has ended; sign in again');
 
 /** Where the request came from, for throttling and the sessions list. */
@@ -152,12 +152,4 @@ export async function acceptInvitation(input: { token: string; password: string;
   const project = chooseProject(projects, invitation.projectId);
   const { session, credential } = await createSession(user.userId, invitation.projectId, client.userAgent);
   return { grant: grantFor(user, session, project!, projects), credential };
-}
-
-/** PATCH /me/password: checks the current password; every other session of the user ends. */
-export async function changePassword(userId: string, currentSessionId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
-  const user = await getUserWithHash(userId);
-  if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) throw invalidCredentials();
-  await setPassword(userId, await hashPassword(input.newPassword));
-  for (const session of await listSessions(userId)) if (session.sessionId !== currentSessionId) await revokeSession(userId, session.sessionId);
 }

@@ -1,51 +1,17 @@
-import { forbidden, notFound } from '../http/errors';
+import { notFound } from '../http/errors';
 import type { Caller } from '../http/handler';
-import type { KeyKind } from '../http/routes';
-import { createApiKey, getProject, listApiKeys, renameProject, replaceApiKey, revokeApiKey, type ApiKeySummary } from '../projects/projects';
+import { getProject, renameProject } from '../projects/projects';
 import type { Role } from './access-tokens';
-import { recordAudit, type Actor } from './audit';
+import { actorOf, recordAudit } from './audit';
 import { inviteMember, revokeInvitation } from './invitations';
 import { revokeSessions } from './sessions';
 import { changeRole, getUser, listUserProjects, removeMembership } from './users';
 
 /**
- * The project's administration as the API does it (keys, members, invitations, its name), each
- * change with its audit entry. The admin CLI calls shared/projects directly: it acts as the
+ * The project's administration as the API does it (members, invitations, its name; keys in
+ * key-administration.ts), each change with its audit entry. The admin CLI calls shared/projects directly: it acts as the
  * operator, outside any project's trail.
  */
-export function actorOf(caller: Caller): Actor {
-  if (caller.kind === 'session') return { type: 'user', userId: caller.userId };
-  if (caller.kind === 'key') return { type: 'key', keyId: caller.keyId };
-  return { type: 'system' };
-}
-
-const apiKeyView = (key: ApiKeySummary) => ({ id: key.keyId, name: key.name, kind: key.kind, prefix: key.prefix, last4: key.last4, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt });
-
-export async function listKeys(projectId: string) {
-  const keys = (await listApiKeys(projectId)).map(apiKeyView);
-  return { items: keys, nextCursor: null, hasMore: false, total: keys.length };
-}
-
-export async function createKey(projectId: string, caller: Caller, input: { name: string; kind: KeyKind }) {
-  const { key, summary } = await createApiKey(projectId, input);
-  await recordAudit(projectId, { action: 'key.created', actor: actorOf(caller), target: summary.keyId, detail: { name: summary.name, kind: summary.kind } });
-  return { ...apiKeyView(summary), key };
-}
-
-export async function rotateKey(projectId: string, caller: Caller, keyId: string) {
-  const { key, summary, replaced } = await replaceApiKey(projectId, keyId);
-  await recordAudit(projectId, { action: 'key.rotated', actor: actorOf(caller), target: summary.keyId, detail: { name: summary.name, kind: summary.kind, replaced } });
-  return { ...apiKeyView(summary), key, replaced };
-}
-
-/** A key cannot revoke itself: the caller would lock itself out mid-request. */
-export async function revokeKey(projectId: string, caller: Caller, keyId: string) {
-  if (caller.kind === 'key' && caller.keyId === keyId) throw forbidden('KEY_IN_USE', 'A key cannot revoke itself; use another secret key or the dashboard');
-  const revoked = await revokeApiKey(projectId, keyId);
-  await recordAudit(projectId, { action: 'key.revoked', actor: actorOf(caller), target: revoked.keyId, detail: { name: revoked.name, kind: revoked.kind } });
-  return { id: revoked.keyId, deleted: true as const };
-}
-
 export async function projectView(projectId: string) {
   const project = await getProject(projectId);
   if (!project) throw notFound('Project');

@@ -1,3 +1,4 @@
+import type { Caller } from '../http/handler';
 import { ulid } from 'ulid';
 import { pageNewestFirst, putCounted, type CountedListing } from '../db/listing';
 import { projectPartition } from '../projects/keys';
@@ -49,4 +50,11 @@ export async function listAudit(projectId: string, query: { limit: number; curso
 
 function toEntry(item: Record<string, unknown>): AuditEntry {
   return { id: item.id as string, action: item.action as AuditAction, actor: item.actor as Actor, target: (item.target as string | null) ?? null, detail: (item.detail as Record<string, string>) ?? {}, createdAt: item.createdAt as string };
+}
+
+/** Who a request acts as, for the trail: a signed-in user, an API key, or the system. */
+export function actorOf(caller: Caller): Actor {
+  if (caller.kind === 'session') return { type: 'user', userId: caller.userId };
+  if (caller.kind === 'key') return { type: 'key', keyId: caller.keyId };
+  return { type: 'system' };
 }
