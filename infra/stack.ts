@@ -166,6 +166,7 @@ export class MailwrightStack extends Stack {
     const rateLimitPerMinute = positiveInteger(this.node.tryGetContext('rateLimitPerMinute'), DEFAULT_RATE_LIMIT_PER_MINUTE, 'rateLimitPerMinute');
     const sendRatePerSecond = positiveInteger(this.node.tryGetContext('sendRatePerSecond'), DEFAULT_SEND_RATE_PER_SECOND, 'sendRatePerSecond');
     const functions = new Map<FunctionGroup, MailwrightFunction>();
+    const readOnlyGroups = new Set<FunctionGroup>(['emails', 'analytics']);
     for (const group of functionGroups) {
       const fn = new MailwrightFunction(this, `${pascal(group)}Function`, {
         group,
@@ -180,7 +181,9 @@ export class MailwrightStack extends Stack {
         logRemovalPolicy: removalPolicy,
         environment: { RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute) },
       });
-      fn.bindTable(table);
+      // The activity log and analytics only read: their one write is the request's admission.
+      if (readOnlyGroups.has(group)) fn.bindTable(table, 'read').bindAdmission(table);
+      else fn.bindTable(table);
       Validations.of(fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason: 'Invoked synchronously by API Gateway: the caller receives the error, no event is left to keep' });
       functions.set(group, fn);
     }

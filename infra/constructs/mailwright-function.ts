@@ -190,6 +190,16 @@ export class MailwrightFunction extends NodejsFunction {
   }
 
   /**
+   * The one write of a read-only API function (bindTable 'read'): the admission step's
+   * conditional UpdateItem on the project item (status, revoked keys, rate-limit window), which
+   * every API request makes first (shared/access/admission.ts).
+   */
+  bindAdmission(table: ITable): this {
+    this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [table.tableArn] }));
+    return this;
+  }
+
+  /**
    * Functions fed by an event source mapping are invoked synchronously by it: a failed SQS message
    * returns to its queue and reaches the queue's redrive DLQ; failed stream records go to the
    * mapping's on-failure destination. A function-level DLQ (asynchronous invocations) has nothing to catch.

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
@@ -6,8 +6,7 @@ import { documentClient } from '../aws/clients';
 import { requiredEnv } from '../config/env';
 import { tableName } from '../db/table';
 import { transactWrite } from '../db/transactions';
-import { putEmails, type EmailRecord } from '../emails/emails';
-import { emailKeys } from '../emails/keys';
+import { putEmailOnce, putEmails, type EmailRecord } from '../emails/emails';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { RetryLater } from '../queue/errors';
@@ -295,14 +294,7 @@ async function putMissingEmails(records: EmailRecord[]): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(PUT_CONCURRENCY, records.length) }, async () => {
-      while (next < records.length) {
-        const record = records[next++]!;
-        await documentClient
-          .send(new PutCommand({ TableName: tableName, Item: { ...emailKeys.email(record.projectId, record.id), ...record }, ConditionExpression: 'attribute_not_exists(PK)' }))
-          .catch((error: Error) => {
-            if (error.name !== 'ConditionalCheckFailedException') throw error;
-          });
-      }
+      while (next < records.length) await putEmailOnce(records[next++]!);
     }),
   );
 }

@@ -1,7 +1,10 @@
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { ulid } from 'ulid';
+import { countDaily } from '../analytics/counters';
+import { writeOnce } from '../db/transactions';
 import { integerEnv, requiredEnv } from '../config/env';
 import { findContactIdByEmail, getContact } from '../contacts/contacts';
+import { finishClaimItem, putEmails, type EmailRecord } from '../emails/emails';
 import { ApiError } from '../http/errors';
 import { acquireSendSlot } from '../sending/pacer';
 import { buildSendEmailInput, classifySesError, sesClient } from '../sending/ses';
@@ -22,7 +25,9 @@ const sampleData = { firstName: 'Sample', lastName: 'Contact' };
 /**
  * POST /campaigns/{id}/test: the campaign as it would go out, rendered for each address's contact
  * (sample values when it is not one), subject prefixed "[TEST] ", sent at once through SES in a
- * paced slot — no email record, no events, no stats: counted nowhere.
+ * paced slot. Each is an email record of source `test` (its id the campaign's; contactId
+ * `sample` when the address is no contact), so it shows in GET /emails with its SES events'
+ * timeline, and counts on the day's `sent`; never in the campaign's stats or progress.
  */
 export async function sendTestEmails(projectId: string, campaignId: string, input: TestSendInput): Promise<{ emails: { email: string; messageId: string }[] }> {
   const campaign = await readCampaign(projectId, campaignId);
@@ -32,16 +37,23 @@ export async function sendTestEmails(projectId: string, campaignId: string, inpu
   const emails: { email: string; messageId: string }[] = [];
   for (const address of addresses) {
     const recipient = await recipientFor(projectId, address);
-    const record = { ...campaignEmail(projectId, { id: campaignId, sentAt: now }, content, recipient, now), id: ulid(), marketing: false };
-    record.subject = `[TEST] ${record.subject}`;
+    const rendered = campaignEmail(projectId, { id: campaignId, sentAt: now }, content, recipient, now);
+    const record: EmailRecord = { ...rendered, id: ulid(), subject: `[TEST] ${rendered.subject}`, source: { type: 'test', id: campaignId }, marketing: false, status: 'SENDING' };
     await acquireSendSlot(config.ratePerSecond);
+    // Written SENDING right before SES sees it, so SES's events always find their record.
+    await putEmails([record]);
+    let messageId: string;
     try {
-      const result = await sesClient.send(new SendEmailCommand(buildSendEmailInput(record, [], config.configurationSet)));
-      emails.push({ email: address, messageId: result.MessageId ?? '' });
+      messageId = (await sesClient.send(new SendEmailCommand(buildSendEmailInput(record, [], config.configurationSet)))).MessageId ?? '';
     } catch (error) {
       const verdict = classifySesError(error);
+      await writeOnce([finishClaimItem(projectId, record.id, 'FAILED', { failureReason: verdict.reason })]);
       throw new ApiError(verdict.action === 'reject' ? 422 : 503, 'TEST_SEND_FAILED', `SES did not take the test email to ${address}: ${verdict.reason}`);
     }
+    const sentAt = new Date().toISOString();
+    // An SES event that got here first recorded the send and counted it (ses-events: the sender was overtaken).
+    if (await writeOnce([finishClaimItem(projectId, record.id, 'SENT', { sesMessageId: messageId, sentAt })])) await countDaily(projectId, [{ metric: 'sent', at: sentAt }]);
+    emails.push({ email: address, messageId });
   }
   return { emails };
 }

@@ -1,4 +1,5 @@
 import type { EventBridgeEvent } from 'aws-lambda';
+import { countDaily } from '../analytics/counters';
 import { patchContact } from '../contacts/contacts';
 import { advanceStatus, advanceStatusUpdate, getEmail, movesForward, type EmailRecord, type EmailStatus } from '../emails/emails';
 import { writeOnce } from '../db/transactions';
@@ -113,7 +114,16 @@ export async function applySesEvent(event: SesEvent): Promise<void> {
     logger.info('SES event already applied', { eventId: event.id });
     return;
   }
-  await Promise.all([countEvents(email.projectId, events), countOutcome(email, ...(overtookSender ? ['sent' as const] : []), outcome.metric)]);
+  // Counted only when this event's write was new (above): a redelivered event never counts twice.
+  await Promise.all([
+    countEvents(email.projectId, events),
+    countOutcome(email, ...(overtookSender ? ['sent' as const] : []), outcome.metric),
+    countDaily(email.projectId, [
+      ...(overtookSender ? [{ metric: 'sent' as const, at: detail.mail.timestamp }] : []),
+      // A transient bounce is not a bounce to SES's bounce rate: the day counts only permanent ones.
+      ...(outcome.metric !== 'bounced' || outcome.status === 'BOUNCED' ? [{ metric: outcome.metric, at: outcome.at }] : []),
+    ]),
+  ]);
   if (email.source.type !== 'campaign') return;
   // Campaigns also count unique openers and clickers and the email the sender could not settle,
   // and each bounce or complaint lets the deliverability guard check the campaign's rates.
@@ -136,7 +146,7 @@ async function repairSend(event: SesEvent, projectId: string, emailId: string, o
   const repaired = await writeOnce([{ Update: advanceStatusUpdate(projectId, emailId, 'SENT', statusFields(outcome, event.detail)) }, ...eventWriteItems(projectId, sent)]);
   if (!repaired) return;
   logger.info('Send event recorded an email the sender had not', { projectId, emailId });
-  await Promise.all([countEvents(projectId, [sent]), countOutcome(email, 'sent')]);
+  await Promise.all([countEvents(projectId, [sent]), countOutcome(email, 'sent'), countDaily(projectId, [{ metric: 'sent', at: event.detail.mail.timestamp }])]);
   if (email.source.type === 'campaign') await settleCampaignEmail(email, 'SENT');
 }
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand, GetCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
+import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
+import { writeOnce } from '../db/transactions';
 import { countMetric, metricNames } from '../observability/metrics';
 import { emailKeys } from './keys';
 
@@ -12,9 +14,12 @@ import { emailKeys } from './keys';
  * it never moves backwards, except that a claim given back returns SENDING → QUEUED (a retried
  * send; the mail of a PAUSED campaign, parked until it resumes).
  */
-export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
+export const emailStatuses = ['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED', 'CANCELLED'] as const;
+export type EmailStatus = (typeof emailStatuses)[number];
 
-export type EmailSourceType = 'transactional' | 'campaign' | 'workflow';
+export const emailSourceTypes = ['transactional', 'campaign', 'workflow', 'test'] as const;
+/** `test`: a campaign's test send (POST /campaigns/{id}/test), its id the campaign's. */
+export type EmailSourceType = (typeof emailSourceTypes)[number];
 
 export interface EmailAddress {
   email: string;
@@ -51,6 +56,7 @@ export interface EmailRecord {
   createdAt: string;
   updatedAt: string;
   sentAt?: string;
+  deliveredAt?: string;
   /** While SENDING: until when the sender that claimed it owns it (a crash frees it after). */
   leaseUntil?: number;
 }
@@ -65,9 +71,14 @@ export interface SendMessage {
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/**
+ * Writes new email records, each with its recipient reference (README "Access patterns"), 25
+ * items per BatchWriteItem, then counts them on the project's email total.
+ */
 export async function putEmails(records: EmailRecord[]): Promise<void> {
-  for (let start = 0; start < records.length; start += 25) {
-    let pending: Record<string, unknown>[] | undefined = records.slice(start, start + 25).map((record) => ({ PutRequest: { Item: toItem(record) } }));
+  const items = records.flatMap((record) => [toItem(record), recipientItem(record)]);
+  for (let start = 0; start < items.length; start += 25) {
+    let pending: Record<string, unknown>[] | undefined = items.slice(start, start + 25).map((item) => ({ PutRequest: { Item: item } }));
     for (let attempt = 0; pending?.length; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
       const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
@@ -75,7 +86,36 @@ export async function putEmails(records: EmailRecord[]): Promise<void> {
       if (attempt > 8 && pending?.length) throw new Error('DynamoDB kept unprocessed email records');
     }
   }
+  await countEmails(records);
+}
+
+/**
+ * Writes one email record unless it exists (a retried step or a redone fan-out page), and its
+ * recipient reference either way (the same item again: a record written by a run that died
+ * before its reference gets it now). Only a new record counts.
+ */
+export async function putEmailOnce(record: EmailRecord): Promise<void> {
+  const created = await writeOnce([{ Put: { TableName: tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(PK)' } }]);
+  await documentClient.send(new PutCommand({ TableName: tableName, Item: recipientItem(record) }));
+  if (created) await countEmails([record]);
+}
+
+/** The project's email total (GET /emails `total`): one coalesced ADD, outside the records' writes. */
+async function countEmails(records: EmailRecord[]): Promise<void> {
+  const byProject = new Map<string, number>();
+  for (const record of records) byProject.set(record.projectId, (byProject.get(record.projectId) ?? 0) + 1);
+  await Promise.all([...byProject].map(([projectId, count]) => addToCounters(emailKeys.total(projectId), { total: count })));
   for (const record of records) countMetric(metricNames.emailsQueued, { source: record.source.type });
+}
+
+/** The recipient reference: what the list filters on, never updated (status is read from the record). */
+function recipientItem(record: EmailRecord) {
+  return {
+    ...emailKeys.recipient(record.projectId, record.to.email, record.id),
+    emailId: record.id,
+    sourceType: record.source.type,
+    ...(record.source.id ? { sourceId: record.source.id } : {}),
+  };
 }
 
 export async function getEmail(projectId: string, emailId: string): Promise<EmailRecord | undefined> {

@@ -51,7 +51,7 @@ export function eventWriteItems(projectId: string, event: ContactEvent): Transac
         TableName: tableName,
         Item: {
           ...eventKeys.event(projectId, event.id),
-          ...eventKeys.indexes(projectId, event.id, event.contactId, event.name),
+          ...eventKeys.indexes(projectId, event.id, event.contactId, event.name, event.emailId),
           eventId: event.id,
           name: event.name,
           contactId: event.contactId,

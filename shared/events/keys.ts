@@ -4,9 +4,9 @@ import { projectPartition } from '../projects/keys';
 /**
  * Table keys of events: built here and nowhere else. Event ids are ULIDs, so every event
  * partition sorts by time and a time range is a key condition on the id.
- * | item          | PK            | SK                   | GSI1 (by contact)                         | GSI2 (by name)                          |
- * |---------------|---------------|----------------------|-------------------------------------------|-----------------------------------------|
- * | event         | PROJECT#<pid> | EVENT#<id>           | PROJECT#<pid>#CONTACT_EVENTS#<cid> / <id> | PROJECT#<pid>#EVENT_NAME#<name> / <id>  |
+ * | item          | PK            | SK                   | GSI1 (by contact)                         | GSI2 (by name)                          | GSI3 (by email: events with an emailId)   |
+ * |---------------|---------------|----------------------|-------------------------------------------|-----------------------------------------|-------------------------------------------|
+ * | event         | PROJECT#<pid> | EVENT#<id>           | PROJECT#<pid>#CONTACT_EVENTS#<cid> / <id> | PROJECT#<pid>#EVENT_NAME#<name> / <id>  | PROJECT#<pid>#EMAIL_EVENTS#<eid> / <id>   |
  * | name counter  | PROJECT#<pid> | EVENT_NAME#<name>    |                                           |                                         |
  * | project total | PROJECT#<pid> | COUNTER#EVENTS       |                                           |                                         |
  */
@@ -15,11 +15,14 @@ export const eventKeys = {
   eventPrefix: 'EVENT#',
   byContactPartition: (projectId: string, contactId: string) => `${projectPartition(projectId)}#CONTACT_EVENTS#${contactId}`,
   byNamePartition: (projectId: string, name: string) => `${projectPartition(projectId)}#EVENT_NAME#${name}`,
-  indexes: (projectId: string, eventId: string, contactId: string, name: string) => ({
+  /** An email's timeline (GET /emails/{id}): its events in time order, one Query. */
+  byEmailPartition: (projectId: string, emailId: string) => `${projectPartition(projectId)}#EMAIL_EVENTS#${emailId}`,
+  indexes: (projectId: string, eventId: string, contactId: string, name: string, emailId?: string) => ({
     GSI1PK: eventKeys.byContactPartition(projectId, contactId),
     GSI1SK: eventId,
     GSI2PK: eventKeys.byNamePartition(projectId, name),
     GSI2SK: eventId,
+    ...(emailId ? { GSI3PK: eventKeys.byEmailPartition(projectId, emailId), GSI3SK: eventId } : {}),
   }),
   nameCounter: (projectId: string, name: string) => ({ PK: projectPartition(projectId), SK: `EVENT_NAME#${name}` }),
   nameCounterPrefix: 'EVENT_NAME#',

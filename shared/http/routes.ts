@@ -50,7 +50,7 @@ export function sessionAccess(route: Route): SessionAccess {
 
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
 
-export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs', 'campaigns', 'unsubscribe', 'dashboard', 'keys', 'members'] as const;
+export const functionGroups = ['contacts', 'templates', 'public', 'events', 'segments', 'workflows', 'domains', 'transfers', 'webhooks', 'docs', 'campaigns', 'unsubscribe', 'dashboard', 'keys', 'members', 'emails', 'analytics'] as const;
 export type FunctionGroup = (typeof functionGroups)[number];
 
 const secret = ['secret'] as const;
@@ -98,6 +98,11 @@ export const routes: readonly Route[] = [
 
   { method: 'GET', path: '/events', group: 'events', keys: secret },
   { method: 'GET', path: '/events/names', group: 'events', keys: secret },
+
+  // The activity log and the overview's figures (README "Emails and analytics"); read-only functions.
+  { method: 'GET', path: '/emails', group: 'emails', keys: secret },
+  { method: 'GET', path: '/emails/{id}', group: 'emails', keys: secret },
+  { method: 'GET', path: '/analytics', group: 'analytics', keys: secret },
 
   { method: 'POST', path: '/segments', group: 'segments', keys: secret },
   { method: 'GET', path: '/segments', group: 'segments', keys: secret },

@@ -4,6 +4,7 @@ import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
+import { countDaily } from '../analytics/counters';
 import { documentClient } from '../aws/clients';
 import { integerEnv, requiredEnv } from '../config/env';
 import { contactKeys } from '../contacts/keys';
@@ -198,7 +199,7 @@ async function finish(email: EmailRecord, status: EmailStatus, fields: Record<st
   });
   try {
     await transactWrite([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
-    await Promise.all([countEvents(email.projectId, [event]), ...(status === 'SENT' ? [countOutcome(email, 'sent')] : [])]);
+    await Promise.all([countEvents(email.projectId, [event]), ...(status === 'SENT' ? [countOutcome(email, 'sent'), countDaily(email.projectId, [{ metric: 'sent', at: event.createdAt }])] : [])]);
     if (status === 'FAILED') countMetric(metricNames.emailsFailed, { source: email.source.type });
     if (email.source.type === 'campaign') await settleCampaignEmail(email, status);
   } catch (error) {

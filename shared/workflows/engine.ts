@@ -2,8 +2,7 @@ import { getContact, patchContact, type Contact } from '../contacts/contacts';
 import { tableName } from '../db/table';
 import { writeOnce, type TransactItem } from '../db/transactions';
 import { findVerifiedDomainFor } from '../domains/domains';
-import type { EmailRecord } from '../emails/emails';
-import { emailKeys } from '../emails/keys';
+import { putEmailOnce, type EmailRecord } from '../emails/emails';
 import { derivedUlid } from '../events/events';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
@@ -141,7 +140,7 @@ const STEPS: Record<Step['type'], StepRunner> = {
       updatedAt: now,
     };
     // A retried step finds its email stored already; queueing it again is harmless (the sender claims once).
-    await writeOnce([{ Put: { TableName: tableName, Item: { ...emailKeys.email(context.projectId, email.id), ...email }, ConditionExpression: 'attribute_not_exists(PK)' } }]);
+    await putEmailOnce(email);
     await enqueueEmails([{ projectId: context.projectId, emailId: email.id }]);
     await done(context, { outcome: 'EMAIL_QUEUED', emailId: email.id }, step.next);
   },

@@ -182,7 +182,7 @@ describe('MailwrightStack (default: data retained)', () => {
     template.resourceCountIs('AWS::Logs::LogGroup', functionCount + 1); // + the API's access logs
   });
 
-  test('group functions may read and write the table; the authorizer may only read it and update items', () => {
+  test('group functions may read and write the table; emails and analytics read (and admit); the authorizer may only read it and update items', () => {
     const writeActions = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
     const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
     const indexArns = tableSchema.globalSecondaryIndexes.map((index) => ({ 'Fn::Join': ['', [tableArn, `/index/${index.indexName}`]] }));
@@ -197,13 +197,38 @@ describe('MailwrightStack (default: data retained)', () => {
       expect(JSON.stringify(statements)).not.toContain('/index/*');
       return tableStatements[0] as { Action: string[] };
     };
-    for (const group of functionGroups) {
+    const readOnlyGroups: readonly string[] = ['emails', 'analytics'];
+    for (const group of functionGroups.filter((name) => !readOnlyGroups.includes(name))) {
       expect(statementOf(`${pascal(group)}Function`).Action).toEqual(expect.arrayContaining([...writeActions, 'dynamodb:GetItem', 'dynamodb:Query']));
+    }
+    // The activity log and analytics read; their one write is the admission UpdateItem on the project item.
+    for (const group of readOnlyGroups) {
+      expect([...statementOf(`${pascal(group)}Function`).Action].sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
     }
     // The authorizer reads, and updates one attribute (an API key's lastUsedAt, at most once a minute).
     const authorizer = statementOf('AuthorizerFunction');
     expect(authorizer.Action).toContain('dynamodb:GetItem');
     for (const action of writeActions.filter((action) => action !== 'dynamodb:UpdateItem')) expect(authorizer.Action).not.toContain(action);
+  });
+
+  test('the emails and analytics functions get the table and nothing else: no queue, bucket or SES setting, no other grant', () => {
+    for (const group of ['emails', 'analytics']) {
+      const id = logicalIdAt(template, 'AWS::Lambda::Function', `${pascal(group)}Function`);
+      const fn = template.toJSON().Resources[id] as Resource;
+      expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual([
+        'NODE_OPTIONS',
+        'POWERTOOLS_LOG_LEVEL',
+        'POWERTOOLS_METRICS_NAMESPACE',
+        'POWERTOOLS_SERVICE_NAME',
+        'POWERTOOLS_TRACER_CAPTURE_ERROR',
+        'POWERTOOLS_TRACER_CAPTURE_RESPONSE',
+        'RATE_LIMIT_PER_MINUTE',
+        'TABLE_NAME',
+      ]);
+      const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': `Mailwright/${pascal(group)}FunctionServiceRole/DefaultPolicy/Resource` } });
+      const actions = (policy.Properties.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((statement) => [statement.Action].flat());
+      expect(actions.filter((action) => !action.startsWith('dynamodb:') && !action.startsWith('logs:') && !action.startsWith('xray:'))).toEqual([]);
+    }
   });
 
   test('least privilege: no IAM policy allows a wildcard action, and no account-wide API Gateway role', () => {

@@ -146,7 +146,7 @@ describe('campaigns', () => {
     expect((await api('GET', `/campaigns/${cancelled.id}`, { key })).body.data.status).toBe('DRAFT');
   });
 
-  it('sends a test at once, with [TEST] in the subject, rendered for a contact or with sample values, counted nowhere', async () => {
+  it('sends a test at once, with [TEST] in the subject, rendered for a contact or with sample values, not counted in the campaign', async () => {
     // Prepare
     const stranger = `stranger-${suffix}@example.com`;
     // Act

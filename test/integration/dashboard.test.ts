@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
 import { localOwner, signIn } from '../support/dashboard-session';
-import { api, stack, uniqueEmail } from './client';
+import { api, stack, uniqueEmail, until } from './client';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 180_000;
@@ -10,10 +10,9 @@ const AXE_SOURCE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 
 /**
  * Loads that fail on purpose, which the browser logs: the session routes refuse a wrong password
- * and a renewal without a session (the app's first look when it opens), and the activity routes
- * (GET /emails, /analytics) are not served by this stack yet.
+ * and a renewal without a session (the app's first look when it opens).
  */
-const PENDING_ROUTES = /\/(dashboard\/session|analytics|emails)(\/|\?|$)/;
+const PENDING_ROUTES = /\/(dashboard\/session)(\/|\?|$)/;
 
 /** Errors the page logs, apart from the failed loads of PENDING_ROUTES. */
 function consoleErrors(page: Page): string[] {
@@ -118,7 +117,7 @@ describe('the dashboard in a browser', () => {
       const found: Record<string, string[]> = {};
 
       // Act
-      for (const [path, heading] of [['', 'Overview'], ['/contacts', 'Contacts'], ['/contacts/import', 'Import contacts'], ['/contacts/export', 'Export contacts'], ['/events', 'Events'], ['/domains', 'Domains'], ['/settings', 'Settings']] as const) {
+      for (const [path, heading] of [['', 'Overview'], ['/contacts', 'Contacts'], ['/contacts/import', 'Import contacts'], ['/contacts/export', 'Export contacts'], ['/emails', 'Emails'], ['/events', 'Events'], ['/domains', 'Domains'], ['/settings', 'Settings']] as const) {
         await goTo(page, path, heading);
         await page.getByRole('status').filter({ hasText: /^Loading/ }).waitFor({ state: 'detached' });
         const violations = await seriousViolations(page);
@@ -128,10 +127,38 @@ describe('the dashboard in a browser', () => {
       }
 
       // Assess
-      expect(found).toEqual({ Overview: [], Contacts: [], 'Import contacts': [], 'Export contacts': [], Events: [], Domains: [], Settings: [] });
+      expect(found).toEqual({ Overview: [], Contacts: [], 'Import contacts': [], 'Export contacts': [], Emails: [], Events: [], Domains: [], Settings: [] });
       expect(errors).toEqual([]);
       await page.close();
     }
+  }, TEST_TIMEOUT_MS);
+
+  it('finds a /v1/send email on the Emails page as delivered, its <script> subject as text, and shows its timeline', async () => {
+    // Prepare
+    const to = uniqueEmail('activity');
+    const subject = '<script>window.__injected = true</script> Reset your password';
+    const sent = await api('POST', '/v1/send', { body: { to, from: 'hello@example.com', subject, body: '<p>Reset</p>' } });
+    const id = sent.body.data.emails[0].email as string;
+    await until(async () => ((await api('GET', `/emails/${id}`)).body.data.timeline.some((entry: { type: string }) => entry.type === 'delivered') ? true : undefined));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = consoleErrors(page);
+    await signIn(page, stack);
+
+    // Act
+    await goTo(page, '/emails', 'Emails');
+    await page.getByLabel('Recipient').fill(to);
+    const row = page.getByRole('row').filter({ hasText: to });
+    await row.getByText('delivered').waitFor();
+    await row.getByRole('link', { name: subject }).click();
+    await page.getByRole('heading', { name: subject, level: 1 }).waitFor();
+    const timeline = await page.locator('.timeline strong').allTextContents();
+    const injected = await page.evaluate(() => (globalThis as unknown as { __injected?: boolean }).__injected ?? false);
+
+    // Assess
+    expect(timeline).toEqual(['queued', 'sent', 'delivered']);
+    expect(injected).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
   }, TEST_TIMEOUT_MS);
 
   it('renders a contact\'s <script> data as text on its page and its events, and deletes it from there after confirming', async () => {

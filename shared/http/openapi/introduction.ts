@@ -3,7 +3,7 @@
  * the whole service in a page, one heading per tag of the document. A unit test fails when a tag
  * has no heading here, so a new resource group cannot be left out.
  */
-export const introduction = `Mailwright is a self-hostable, serverless email service: transactional sending, contacts and their events, templates, segments, marketing campaigns, automated workflows, outbound webhooks and sender domains, in one API. Every request is scoped to the project of its API key.
+export const introduction = `Mailwright is a self-hostable, serverless email service: transactional sending, contacts and their events, the activity log and daily analytics, templates, segments, marketing campaigns, automated workflows, outbound webhooks and sender domains, in one API. Every request is scoped to the project of its API key.
 
 ## Authentication
 
@@ -24,6 +24,14 @@ Bodies are JSON (parsed as JSON whatever their \`Content-Type\`, except CSV impo
 ## Events
 
 \`POST /v1/track\` records that a contact did something (with a secret or a public key), creating or updating the contact; events start workflows and feed segments. \`GET /events\` lists the project's events (by contact, email, name or time) and \`GET /events/names\` the names in use. The service records its own events too: \`email.*\` (sent, delivered, opened, clicked, bounced, complained…), \`contact.*\` and \`segment.*\`.
+
+## Emails
+
+The activity log: \`GET /emails\` lists every email of the project — transactional, campaign, workflow and campaign test sends — newest first, filtered by recipient, status, source, campaign and date; \`GET /emails/{id}\` is one email with its rendered HTML, headers and timeline (queued, sent, delivered or bounced with the reason, complained, opens, clicks with the link).
+
+## Analytics
+
+\`GET /analytics\` answers a daily series of sent, delivered, opened, clicked, bounced and complained (UTC days, up to 366), with totals, the bounce and complaint rates against the rates from which SES reviews an account (5 % and 0.1 %), and the contact and subscriber counts — read from counters kept as mail goes out, never by scanning.
 
 ## Contacts
 

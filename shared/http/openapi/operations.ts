@@ -23,6 +23,10 @@ import { createWebhookSchema, listDeliveriesQuerySchema, patchWebhookSchema } fr
 import { webhookDeliveryPageSchema, webhookDeliveryResponseSchema, webhookResponseSchema, webhookWithSecretResponseSchema } from '../../webhooks/responses';
 import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from '../../workflows/schemas';
 import { createdWorkflowResponseSchema, executionResponseSchema, workflowResponseSchema, workflowWithStatsResponseSchema } from '../../workflows/responses';
+import { listEmailsQuerySchema } from '../../emails/schemas';
+import { emailResponseSchema, emailSummaryResponseSchema } from '../../emails/responses';
+import { analyticsQuerySchema } from '../../analytics/schemas';
+import { analyticsResponseSchema } from '../../analytics/responses';
 import { deletedSchema, pageSchema } from '../responses';
 import { accountOperations } from '../../accounts/operations';
 
@@ -295,6 +299,33 @@ export const operations: Record<string, OperationDoc> = {
     tag: 'Events',
     summary: 'List event names',
     success: { status: 200, description: 'Every event name with its count (one page)', data: pageSchema(eventNameResponseSchema) },
+  },
+
+  'GET /emails': {
+    operationId: 'listEmails',
+    tag: 'Emails',
+    summary: 'List emails (the activity log)',
+    description:
+      'Every email of the project (transactional, campaign, workflow and campaign test sends), newest first. Filters: recipient (email), status, source, campaignId (with source=test: the campaign\'s test sends), from/to (dates or ISO times; campaign mail is dated by its campaign\'s start). A filtered page reads at most limit + 1 emails, so it can hold fewer than limit while hasMore is true. total is the project\'s email count.',
+    query: listEmailsQuerySchema,
+    success: { status: 200, description: 'A page of emails', data: pageSchema(emailSummaryResponseSchema) },
+  },
+  'GET /emails/{id}': {
+    operationId: 'getEmail',
+    tag: 'Emails',
+    summary: 'Get an email with its timeline',
+    description: 'The record (status, source, subject, timestamps, rendered HTML, headers) and its timeline: queued, then sent, delivered / bounced (with the bounce type and reason) / complained, opens and clicks (with the link), in time order.',
+    success: { status: 200, description: 'The email', data: emailResponseSchema },
+    errors: [notFound('email')],
+  },
+  'GET /analytics': {
+    operationId: 'getAnalytics',
+    tag: 'Analytics',
+    summary: 'Daily delivery figures',
+    description:
+      'Per UTC day from from to to (both included, at most 366 days; default the last 30 days): sent, delivered, opened, clicked (every open and click), bounced (permanent bounces) and complained, read from per-day counters kept on write. Plus totals, bounce and complaint rates of sent against SES\'s review thresholds, and the contact and subscriber counts.',
+    query: analyticsQuerySchema,
+    success: { status: 200, description: 'The daily series', data: analyticsResponseSchema },
   },
 
   'POST /segments': {

@@ -54,7 +54,9 @@ function givenCampaignUpdates(statusAfterCheckpoint: (checkpoint: number) => str
 }
 
 const campaignUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key!.SK === campaignKey.SK);
-const writtenRecords = () => ddb.commandCalls(BatchWriteCommand).flatMap((call) => Object.values(call.args[0].input.RequestItems!).flat().map((request) => request.PutRequest!.Item!));
+const writtenItems = () => ddb.commandCalls(BatchWriteCommand).flatMap((call) => Object.values(call.args[0].input.RequestItems!).flat().map((request) => request.PutRequest!.Item!));
+/** The email records written (their recipient references beside them are not). */
+const writtenRecords = () => writtenItems().filter((item) => item.PK === `PROJECT#${P}`);
 const queuedBodies = (queueUrl: string) =>
   sqs
     .commandCalls(SendMessageBatchCommand)
@@ -91,6 +93,10 @@ describe('the campaign fan-out (campaign-dispatch)', () => {
     // The text part made from the HTML, with the same link
     expect(records[0]!.text).toBe(`Hi Reader 1\n\nUnsubscribe: ${link.slice(1, -1)}\n`);
     expect(queuedBodies(SEND_QUEUE_URL)).toEqual(records.map((record) => ({ projectId: P, emailId: record.id })));
+    // Each record's recipient reference in the same BatchWriteItem (README "Access patterns")
+    expect(writtenItems().filter((item) => item.PK !== `PROJECT#${P}`)).toEqual(
+      records.map((record) => ({ PK: `PROJECT#${P}#EMAILS_TO#${(record.to as { email: string }).email}`, SK: `EMAIL#${record.id}`, emailId: record.id, sourceType: 'campaign', sourceId: C })),
+    );
     // Checkpoints after each page, then the finish, all as the owner that claimed it
     const [claim, ...rest] = campaignUpdates();
     const owner = claim!.ExpressionAttributeValues![':owner'];
@@ -133,9 +139,15 @@ describe('the campaign fan-out (campaign-dispatch)', () => {
     // Assess
     expect(ddb.commandCalls(QueryCommand)[0]!.args[0].input.ExclusiveStartKey).toEqual({ page: 7 });
     expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(0);
-    expect(ddb.commandCalls(PutCommand).map((call) => [call.args[0].input.Item!.to, call.args[0].input.ConditionExpression])).toEqual([
+    const puts = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(puts.filter((put) => put.Item!.PK === `PROJECT#${P}`).map((put) => [put.Item!.to, put.ConditionExpression])).toEqual([
       [{ email: 'reader1@example.com' }, 'attribute_not_exists(PK)'],
       [{ email: 'reader2@example.com' }, 'attribute_not_exists(PK)'],
+    ]);
+    // Each record's recipient reference again, unconditionally (the dead dispatcher may not have written it)
+    expect(puts.filter((put) => put.Item!.PK !== `PROJECT#${P}`).map((put) => [put.Item!.PK, put.ConditionExpression])).toEqual([
+      [`PROJECT#${P}#EMAILS_TO#reader1@example.com`, undefined],
+      [`PROJECT#${P}#EMAILS_TO#reader2@example.com`, undefined],
     ]);
   });
 

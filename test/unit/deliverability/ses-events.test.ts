@@ -220,3 +220,96 @@ describe('applySesEvent', () => {
     await expect(applySesEvent(fixture('open'))).rejects.toThrow('service unavailable');
   });
 });
+
+describe('applySesEvent: the per-day counters of GET /analytics', () => {
+  const dayUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => String(input.Key?.SK).startsWith('ANALYTICS_DAY#'));
+  const dayAdd = (date: string, ...metrics: string[]) => ({
+    TableName: 'mailwright-test',
+    Key: { PK: `PROJECT#${PROJECT}`, SK: `ANALYTICS_DAY#${date}` },
+    UpdateExpression: `ADD ${metrics.map((_, index) => `#a${index} :a${index}`).join(', ')}`,
+    ExpressionAttributeNames: Object.fromEntries(metrics.map((metric, index) => [`#a${index}`, metric])),
+    ExpressionAttributeValues: Object.fromEntries(metrics.map((_, index) => [`:a${index}`, 1])),
+  });
+
+  beforeEach(() => {
+    ddb.reset();
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: emailRecord });
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `CONTACT#${CONTACT}` } }).resolves({ Item: contactItem });
+    ddb.on(UpdateCommand).resolves({});
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Attributes: emailRecord });
+    ddb.on(PutCommand).resolves({});
+    ddb.on(TransactWriteCommand).resolves({});
+  });
+
+  it('adds a delivery to the UTC day it happened, and indexes the event under its email (GSI3) for the timeline', async () => {
+    // Act
+    await applySesEvent(fixture('delivery'));
+
+    // Assess
+    expect(dayUpdates()).toEqual([dayAdd('2026-11-22', 'delivered')]);
+    const [put] = eventPuts();
+    expect(put!.Item).toMatchObject({ GSI3PK: `PROJECT#${PROJECT}#EMAIL_EVENTS#${EMAIL}`, GSI3SK: put!.Item!.eventId });
+  });
+
+  it('counts nothing when the same event is redelivered: its event write is refused, and the ADD runs only after a new write', async () => {
+    // Prepare: the first delivery was applied; its event item exists
+    ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(new ConditionalCheckFailedException({ message: 'not forward', $metadata: {} }));
+
+    // Act
+    await applySesEvent(fixture('delivery'));
+
+    // Assess
+    expect(eventPuts()).toHaveLength(1);
+    expect(dayUpdates()).toEqual([]);
+  });
+
+  it('counts a permanent bounce as bounced, and a transient one not (SES bounce rates count hard bounces)', async () => {
+    // Act
+    await applySesEvent(fixture('bounce-permanent'));
+    const afterPermanent = dayUpdates();
+    ddb.resetHistory();
+    await applySesEvent(fixture('bounce-transient'));
+
+    // Assess
+    expect(afterPermanent).toEqual([dayAdd('2026-11-22', 'bounced')]);
+    expect(dayUpdates()).toEqual([]);
+    expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'bounced' } })]));
+  });
+
+  it('counts every open and click on its day', async () => {
+    // Act
+    await applySesEvent(fixture('open'));
+    await applySesEvent(fixture('click'));
+
+    // Assess
+    expect(dayUpdates()).toEqual([dayAdd('2026-11-22', 'opened'), dayAdd('2026-11-22', 'clicked')]);
+  });
+
+  it('adds sent with the delivery when the delivery overtook the sender, in one ADD', async () => {
+    // Prepare
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Attributes: { ...emailRecord, status: 'SENDING' } });
+
+    // Act
+    await applySesEvent(fixture('delivery'));
+
+    // Assess
+    expect(dayUpdates()).toEqual([dayAdd('2026-11-22', 'sent', 'delivered')]);
+  });
+
+  it('adds sent when the Send event repairs a record, and nothing when the repair finds it done', async () => {
+    // Prepare
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: { ...emailRecord, status: 'SENDING' } });
+
+    // Act
+    await applySesEvent(fixture('send'));
+    const repaired = dayUpdates();
+    ddb.resetHistory();
+    ddb.on(TransactWriteCommand).rejects(new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] }));
+    await applySesEvent(fixture('send'));
+
+    // Assess
+    expect(repaired).toEqual([dayAdd('2026-11-22', 'sent')]);
+    expect(dayUpdates()).toEqual([]);
+  });
+});

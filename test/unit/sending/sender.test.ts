@@ -160,6 +160,11 @@ describe('sender', () => {
         expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'STATS#transactional' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' } }),
       ]),
     );
+    // The day's sent (GET /analytics), on the UTC day of the email.sent event, after the transaction
+    const day = (items![1]!.Put!.Item!.createdAt as string).slice(0, 10);
+    expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([
+      { TableName: 'mailwright-test', Key: { PK: 'PROJECT#P1', SK: `ANALYTICS_DAY#${day}` }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' }, ExpressionAttributeValues: { ':a0': 1 } },
+    ]);
     expect(releases()).toHaveLength(0);
   });
 
@@ -359,6 +364,8 @@ describe('sender', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
     expect(releases()).toHaveLength(0);
+    // Whoever finished it counted it: no second sent on the day
+    expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([]);
   });
 });
 

@@ -228,6 +228,11 @@ describe('SEND_EMAIL', () => {
       },
     });
     expect(firstPut.Item!.SK).toBe(`EMAIL#${firstPut.Item!.id}`);
+    // Its recipient reference, unconditional (a retry writes the same item)
+    expect(ddb.commandCalls(PutCommand)[1]!.args[0].input).toEqual({
+      TableName: table,
+      Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${firstPut.Item!.id}`, emailId: firstPut.Item!.id, sourceType: 'workflow', sourceId: W },
+    });
   });
 
   it('derives the same email id when the step is retried', async () => {
@@ -240,7 +245,7 @@ describe('SEND_EMAIL', () => {
     await runStep(message('welcome'));
 
     // Assess
-    const ids = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!.id);
+    const ids = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!).filter((item) => item.PK === `PROJECT#${P}`).map((item) => item.id);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toBe(ids[1]);
     const [queued] = sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input);

@@ -1,6 +1,6 @@
 /**
  * Routes of the dashboard contract (issue #20) built on other branches (accounts: sessions,
- * me, project, keys, members, audit; activity: emails, analytics) and so not yet in the
+ * me, project, keys, members, audit) and so not yet in the
  * generated document. Once a route is documented, the generated type wins (api-client.ts merges
  * with Omit), and its entry here can go.
  */
@@ -71,43 +71,6 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
   createdAt: string;
 }
-export type EmailStatus = 'QUEUED' | 'SENDING' | 'SENT' | 'DELIVERED' | 'BOUNCED' | 'COMPLAINED' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED';
-export type EmailSource = 'transactional' | 'campaign' | 'workflow' | 'test';
-export interface EmailSummary {
-  id: string;
-  to: string;
-  contactId?: string;
-  subject: string;
-  source: EmailSource;
-  status: EmailStatus;
-  createdAt: string;
-  updatedAt?: string;
-}
-export interface EmailDetail extends EmailSummary {
-  from?: string;
-  html?: string | null;
-  text?: string | null;
-  headers?: Record<string, string>;
-  sesMessageId?: string | null;
-  timeline: { type: string; at: string; detail?: Record<string, unknown> | string | null }[];
-}
-export interface DailyFigures {
-  sent: number;
-  delivered: number;
-  opened: number;
-  clicked: number;
-  bounced: number;
-  complained: number;
-}
-export interface Analytics {
-  from: string;
-  to: string;
-  days: ({ date: string } & DailyFigures)[];
-  totals: DailyFigures;
-  rates: { bounce: number; complaint: number };
-}
-type EmailQuery = PageQuery & { email?: string; status?: string; source?: string; campaignId?: string; from?: string; to?: string };
-
 export interface contractPaths {
   '/dashboard/session': { post: Operation<SessionGrant, { email: string; password: string; projectId?: string }>; delete: Operation<unknown> };
   '/dashboard/session/refresh': { post: Operation<SessionGrant, { projectId?: string }> };
@@ -127,7 +90,4 @@ export interface contractPaths {
   '/members/invitations': { get: Operation<Page<Invitation>, never, PageQuery>; post: Operation<Invitation, { email: string; role: Role }> };
   '/members/invitations/{id}': { delete: Operation<unknown, never, never, Id> };
   '/audit': { get: Operation<Page<AuditEntry>, never, PageQuery> };
-  '/emails': { get: Operation<Page<EmailSummary>, never, EmailQuery> };
-  '/emails/{id}': { get: Operation<EmailDetail, never, never, Id> };
-  '/analytics': { get: Operation<Analytics, never, { from: string; to: string }> };
 }

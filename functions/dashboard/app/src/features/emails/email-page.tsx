@@ -25,12 +25,8 @@ export function EmailPage() {
       <dl className="facts">
         <dt>To</dt>
         <dd>{sent.contactId ? <Link to={`/contacts/${sent.contactId}`}>{sent.to}</Link> : sent.to}</dd>
-        {sent.from && (
-          <>
-            <dt>From</dt>
-            <dd>{sent.from}</dd>
-          </>
-        )}
+        <dt>From</dt>
+        <dd>{sent.from.name ? `${sent.from.name} <${sent.from.email}>` : sent.from.email}</dd>
         <dt>Kind</dt>
         <dd>{sent.source}</dd>
         <dt>Status</dt>
@@ -47,21 +43,21 @@ export function EmailPage() {
           {sent.timeline.map((step, index) => (
             <li key={`${step.type}-${index}`}>
               <strong>{step.type}</strong> <time dateTime={step.at}>{formatDateTime(step.at)}</time>
-              {step.detail && <code className="data">{formatValue(step.detail)}</code>}
+              {Object.keys(step.data).length > 0 && <code className="data">{formatValue(step.data)}</code>}
             </li>
           ))}
         </ol>
       </section>
 
-      {sent.headers && Object.keys(sent.headers).length > 0 && (
+      {sent.headers.length > 0 && (
         <section aria-labelledby="headers-title">
           <h2 id="headers-title">Headers</h2>
           <div className="table-wrap" tabIndex={0}>
             <table>
               <caption className="visually-hidden">Headers</caption>
               <tbody>
-                {Object.entries(sent.headers).map(([name, value]) => (
-                  <tr key={name}>
+                {sent.headers.map(({ name, value }, index) => (
+                  <tr key={`${name}-${index}`}>
                     <th scope="row">{name}</th>
                     <td>{value}</td>
                   </tr>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Pager, useCursorPages } from '../../components/pager';
 import { ErrorNote, Field, Loading, PageHeader, SelectField, StatusBadge } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
+import { api, unwrap, type Paths } from '../../lib/api-client';
 import { dayToIso, formatDateTime } from '../../lib/format';
 
 const STATUSES = [['', 'Any status'], ...['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED'].map((status) => [status, status.toLowerCase()] as const)] as const;
@@ -15,14 +15,17 @@ const SOURCES = [
   ['test', 'Test'],
 ] as const;
 
+/** GET /emails's query as the document types it: status and source are the listed values, and only those are offered. */
+type EmailsQuery = NonNullable<Paths['/emails']['get']['parameters']['query']>;
+
 export function EmailsPage() {
   const [filter, setFilter] = useState({ email: '', status: '', source: '', from: '', to: '' });
   const pages = useCursorPages(JSON.stringify(filter));
   const query = {
     limit: '25',
     ...(filter.email ? { email: filter.email } : {}),
-    ...(filter.status ? { status: filter.status } : {}),
-    ...(filter.source ? { source: filter.source } : {}),
+    ...(filter.status ? { status: filter.status as NonNullable<EmailsQuery['status']> } : {}),
+    ...(filter.source ? { source: filter.source as NonNullable<EmailsQuery['source']> } : {}),
     ...(filter.from ? { from: dayToIso(filter.from) } : {}),
     ...(filter.to ? { to: dayToIso(filter.to, true) } : {}),
     ...(pages.cursor ? { cursor: pages.cursor } : {}),

@@ -1,6 +1,8 @@
-import type { Analytics, DailyFigures } from '../../lib/contract-paths';
+import type { components } from '../../lib/schema';
 
-const SERIES: readonly (readonly [keyof DailyFigures, string])[] = [
+type Analytics = components['schemas']['Analytics'];
+
+const SERIES: readonly (readonly [keyof Analytics['totals'], string])[] = [
   ['sent', 'Sent'],
   ['delivered', 'Delivered'],
   ['opened', 'Opened'],

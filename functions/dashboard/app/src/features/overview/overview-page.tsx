@@ -41,8 +41,8 @@ export function OverviewPage() {
         <Figure label="Subscribers" value={subscribers.data?.total} />
         {analytics.data && (
           <>
-            <Figure label="Bounce rate" value={formatPercent(analytics.data.rates.bounce)} warn={analytics.data.rates.bounce >= SES_BOUNCE_REVIEW_RATE} note={`SES reviews at ${formatPercent(SES_BOUNCE_REVIEW_RATE)}`} />
-            <Figure label="Complaint rate" value={formatPercent(analytics.data.rates.complaint)} warn={analytics.data.rates.complaint >= SES_COMPLAINT_REVIEW_RATE} note={`SES reviews at ${formatPercent(SES_COMPLAINT_REVIEW_RATE)}`} />
+            <Figure label="Bounce rate" value={formatPercent(analytics.data.bounceRate)} warn={analytics.data.bounceRate >= SES_BOUNCE_REVIEW_RATE} note={`SES reviews at ${formatPercent(SES_BOUNCE_REVIEW_RATE)}`} />
+            <Figure label="Complaint rate" value={formatPercent(analytics.data.complaintRate)} warn={analytics.data.complaintRate >= SES_COMPLAINT_REVIEW_RATE} note={`SES reviews at ${formatPercent(SES_COMPLAINT_REVIEW_RATE)}`} />
           </>
         )}
       </section>
