@@ -1,5 +1,6 @@
 import { createKey, listKeys, revokeKey, rotateKey } from '../../shared/accounts/key-administration';
-import { createKeySchema, idParams } from '../../shared/accounts/schemas';
+import { createKeySchema } from '../../shared/accounts/schemas';
+import { pathId } from '../../shared/http/ids';
 import { createHttpHandler } from '../../shared/http/handler';
 import { parseInput } from '../../shared/http/validation';
 
@@ -8,7 +9,7 @@ export const handler = createHttpHandler({
 
   'POST /keys': async ({ projectId, caller, body }) => ({ statusCode: 201, data: await createKey(projectId, caller, parseInput(createKeySchema, body)) }),
 
-  'POST /keys/{id}/rotate': async ({ projectId, caller, pathParameters }) => ({ data: await rotateKey(projectId, caller, parseInput(idParams, pathParameters).id) }),
+  'POST /keys/{id}/rotate': async ({ projectId, caller, pathParameters }) => ({ data: await rotateKey(projectId, caller, pathId(pathParameters, 'API key')) }),
 
-  'DELETE /keys/{id}': async ({ projectId, caller, pathParameters }) => ({ data: await revokeKey(projectId, caller, parseInput(idParams, pathParameters).id) }),
+  'DELETE /keys/{id}': async ({ projectId, caller, pathParameters }) => ({ data: await revokeKey(projectId, caller, pathId(pathParameters, 'API key')) }),
 });

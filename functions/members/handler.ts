@@ -3,11 +3,12 @@ import { cancelInvitation, invite, me, memberView, projectView, removeMember, re
 import { listAudit } from '../../shared/accounts/audit';
 import { dashboardUrl } from '../../shared/accounts/browser';
 import { listInvitations } from '../../shared/accounts/invitations';
-import { changePasswordSchema, idParams, inviteSchema, pageQuerySchema, patchMemberSchema, patchProjectSchema, userIdParams } from '../../shared/accounts/schemas';
+import { changePasswordSchema, inviteSchema, pageQuerySchema, patchMemberSchema, patchProjectSchema, userIdParams } from '../../shared/accounts/schemas';
 import { listSessions, revokeSession, revokeSessions } from '../../shared/accounts/sessions';
 import { listMembers } from '../../shared/accounts/users';
 import { createHttpHandler, type HttpRequest } from '../../shared/http/handler';
 import { notFound } from '../../shared/http/errors';
+import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 
 /** The signed-in user of a session-only route (the route table lets no API key in). */
@@ -43,7 +44,7 @@ export const handler = createHttpHandler({
   'DELETE /me/sessions': async (request) => ({ data: { revoked: await revokeSessions(sessionUser(request).userId) } }),
 
   'DELETE /me/sessions/{id}': async (request) => {
-    const { id } = parseInput(idParams, request.pathParameters);
+    const id = pathId(request.pathParameters, 'Session');
     if (!(await revokeSession(sessionUser(request).userId, id))) throw notFound('Session');
     return { data: { id, deleted: true } };
   },
@@ -70,7 +71,7 @@ export const handler = createHttpHandler({
     data: await invite(projectId, caller, parseInput(inviteSchema, body), dashboardUrl(headers, basePath)),
   }),
 
-  'DELETE /members/invitations/{id}': async ({ projectId, caller, pathParameters }) => ({ data: await cancelInvitation(projectId, caller, parseInput(idParams, pathParameters).id) }),
+  'DELETE /members/invitations/{id}': async ({ projectId, caller, pathParameters }) => ({ data: await cancelInvitation(projectId, caller, pathId(pathParameters, 'Invitation')) }),
 
   'GET /audit': async ({ projectId, query }) => ({ data: await listAudit(projectId, parseInput(pageQuerySchema, query)) }),
 });

@@ -69,6 +69,30 @@ Sender domains: add one, publish the DNS records it returns (DKIM; SPF and DMARC
 
 The links in marketing mail: \`GET /unsubscribe/{token}\` unsubscribes the contact and shows a page with a re-subscribe button, \`POST\` is RFC 8058 one-click unsubscribe. The signed token is the credential; a token that is not exactly one the service signed gets a 400 page.
 
+## Dashboard
+
+The web dashboard at \`/dashboard\`: its pages, served by the service from its own origin, call this same API as any client does.
+
+## Dashboard session
+
+Signing in to the dashboard: \`POST /dashboard/session\` answers a short-lived access token (sent as \`Authorization: Bearer mwa_…\`) and sets an HttpOnly refresh cookie scoped to these routes; renewing, signing out, password resets and accepting invitations. Cookie-authenticated calls must come from the dashboard's own origin with the header \`X-Mailwright-Request: 1\`. \`/v1/*\` never accepts a session.
+
+## Account
+
+The signed-in user: who they are and their projects, changing their password, their sessions (sign out one, or everywhere).
+
+## Project
+
+The project's name and id.
+
+## API keys
+
+The project's secret and public keys: create (the key is shown once), rotate, revoke, and when each was last used. Owners only.
+
+## Members
+
+Who may sign in to the project, as \`OWNER\` or \`MEMBER\`: invitations by email, role changes, removal, and the audit trail of sign-ins, invitations, role and key changes. Owners only.
+
 ## API contract
 
 This reference: the OpenAPI 3.1 document at \`GET /openapi.json\` and this page at \`GET /docs\`, both without a key, generated from the same schemas that validate requests.`;

@@ -63,8 +63,11 @@ describe('pathId', () => {
   });
 });
 
+/** Routes for a signed-in user only (their own sessions): an API key never reaches their id. */
+const sessionOnly = (route: (typeof idRoutes)[number]) => route.keys.length === 0 && route.auth !== 'none';
+
 describe('every route with an {id}', () => {
-  it.each(idRoutes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers an over-long id with 404 before touching the table', async (_key, route) => {
+  it.each(idRoutes.filter((route) => !sessionOnly(route)).map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers an over-long id with 404 before touching the table', async (_key, route) => {
     // Prepare
     const { handler } = (await import(`../../../functions/${route.group}/handler`)) as { handler: Handler };
     // Act
@@ -75,5 +78,16 @@ describe('every route with an {id}', () => {
     expect(documents.calls()).toHaveLength(0);
     expect(dynamo.calls()).toHaveLength(0);
     expect(admitRequest).toHaveBeenCalledTimes(1);
+  });
+
+  it.each(idRoutes.filter(sessionOnly).map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers an API key with 403 whatever the id, before touching the table', async (_key, route) => {
+    // Prepare
+    const { handler } = (await import(`../../../functions/${route.group}/handler`)) as { handler: Handler };
+    // Act
+    const response = await handler(event(route.method, route.path, 'A'.repeat(2000)), {} as Context);
+    // Assess
+    expect(response.statusCode).toBe(403);
+    expect(documents.calls()).toHaveLength(0);
+    expect(dynamo.calls()).toHaveLength(0);
   });
 });

@@ -11,7 +11,7 @@ export function AccountSection() {
   const confirm = useConfirm();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: ['me', 'sessions'], queryFn: () => unwrap(api.GET('/me/sessions', { params: { query: { limit: '50' } } })) });
+  const sessions = useQuery({ queryKey: ['me', 'sessions'], queryFn: () => unwrap(api.GET('/me/sessions', {})) });
   const password = useMutation({ mutationFn: (body: { currentPassword: string; newPassword: string }) => unwrap(api.PATCH('/me/password', { body })) });
   const endSession = useMutation({
     mutationFn: (id: string) => unwrap(api.DELETE('/me/sessions/{id}', { params: { path: { id } } })),

@@ -32,7 +32,7 @@ export function AuditSection() {
                   {entry.action}
                   {entry.target ? ` · ${entry.target}` : ''}
                 </td>
-                <td>{entry.details && <code className="data">{formatValue(entry.details)}</code>}</td>
+                <td>{entry.detail && <code className="data">{formatValue(entry.detail)}</code>}</td>
               </tr>
             ))}
           </tbody>

@@ -17,7 +17,7 @@ export function KeysSection() {
   const queryClient = useQueryClient();
   const pages = useCursorPages('keys');
   const [revealed, setRevealed] = useState<CreatedApiKey | null>(null);
-  const keys = useQuery({ queryKey: ['keys', pages.cursor], queryFn: () => unwrap(api.GET('/keys', { params: { query: { limit: '20', ...(pages.cursor ? { cursor: pages.cursor } : {}) } } })) });
+  const keys = useQuery({ queryKey: ['keys', pages.cursor], queryFn: () => unwrap(api.GET('/keys', {})) });
   const settle = { onSettled: () => queryClient.invalidateQueries({ queryKey: ['keys'] }) };
   const create = useMutation({ mutationFn: (body: { name: string; kind: 'secret' | 'public' }) => unwrap(api.POST('/keys', { body })), onSuccess: setRevealed, ...settle });
   const rotate = useMutation({ mutationFn: (id: string) => unwrap(api.POST('/keys/{id}/rotate', { params: { path: { id } } })), onSuccess: setRevealed, ...settle });

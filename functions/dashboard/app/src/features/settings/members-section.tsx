@@ -18,8 +18,8 @@ export function MembersSection() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();
   const pages = useCursorPages('members');
-  const members = useQuery({ queryKey: ['members', pages.cursor], queryFn: () => unwrap(api.GET('/members', { params: { query: { limit: '50', ...(pages.cursor ? { cursor: pages.cursor } : {}) } } })) });
-  const invitations = useQuery({ queryKey: ['members', 'invitations'], queryFn: () => unwrap(api.GET('/members/invitations', { params: { query: { limit: '50' } } })) });
+  const members = useQuery({ queryKey: ['members', pages.cursor], queryFn: () => unwrap(api.GET('/members', {})) });
+  const invitations = useQuery({ queryKey: ['members', 'invitations'], queryFn: () => unwrap(api.GET('/members/invitations', {})) });
   const settle = { onSettled: () => queryClient.invalidateQueries({ queryKey: ['members'] }) };
   const invite = useMutation({ mutationFn: (body: { email: string; role: Role }) => unwrap(api.POST('/members/invitations', { body })), ...settle });
   const changeRole = useMutation({ mutationFn: ({ userId, role }: { userId: string; role: Role }) => unwrap(api.PATCH('/members/{userId}', { params: { path: { userId } }, body: { role } })), ...settle });
