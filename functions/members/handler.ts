@@ -3,7 +3,7 @@ import { cancelInvitation, invite, me, memberView, projectView, removeMember, re
 import { listAudit } from '../../shared/accounts/audit';
 import { dashboardUrl } from '../../shared/accounts/browser';
 import { listInvitations } from '../../shared/accounts/invitations';
-import { changePasswordSchema, inviteSchema, pageQuerySchema, patchMemberSchema, patchProjectSchema, userIdParams } from '../../shared/accounts/schemas';
+import { changePasswordSchema, inviteSchema, pageQuerySchema, patchMemberSchema, patchProjectSchema } from '../../shared/accounts/schemas';
 import { listSessions, revokeSession, revokeSessions } from '../../shared/accounts/sessions';
 import { listMembers } from '../../shared/accounts/users';
 import { createHttpHandler, type HttpRequest } from '../../shared/http/handler';
@@ -59,10 +59,10 @@ export const handler = createHttpHandler({
   },
 
   'PATCH /members/{userId}': async ({ projectId, caller, pathParameters, body }) => ({
-    data: await setMemberRole(projectId, caller, parseInput(userIdParams, pathParameters).userId, parseInput(patchMemberSchema, body).role),
+    data: await setMemberRole(projectId, caller, pathId(pathParameters, 'Member', 'userId'), parseInput(patchMemberSchema, body).role),
   }),
 
-  'DELETE /members/{userId}': async ({ projectId, caller, pathParameters }) => ({ data: await removeMember(projectId, caller, parseInput(userIdParams, pathParameters).userId) }),
+  'DELETE /members/{userId}': async ({ projectId, caller, pathParameters }) => ({ data: await removeMember(projectId, caller, pathId(pathParameters, 'Member', 'userId')) }),
 
   'GET /members/invitations': async ({ projectId }) => ({ data: await listInvitations(projectId) }),
 

@@ -33,4 +33,3 @@ export const createKeySchema = v.strictObject({ name: nameSchema('name'), kind: 
 export const patchMemberSchema = v.strictObject({ role: roleSchema });
 export const inviteSchema = v.strictObject({ email: emailSchema, role: roleSchema });
 export const pageQuerySchema = v.strictObject(pageQueryEntries);
-export const userIdParams = v.object({ userId: idString('userId') });

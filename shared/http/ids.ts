@@ -11,12 +11,12 @@ export const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export const resourceIdSchema = v.pipe(v.string(), v.regex(ULID_PATTERN), v.description('A resource id: a ULID, 26 characters'));
 
 /**
- * The `{id}` of a request's path. Anything that is not an id names nothing, so it is the 404 of
+ * The `{id}` (or another id parameter) of a request's path. Anything that is not an id names nothing, so it is the 404 of
  * an id that does not exist — and it never reaches a table key, where an over-long id is a
  * DynamoDB key-size error (a 500).
  */
-export function pathId(pathParameters: Record<string, string | undefined>, resource: string): string {
-  const id = pathParameters.id;
+export function pathId(pathParameters: Record<string, string | undefined>, resource: string, parameter = 'id'): string {
+  const id = pathParameters[parameter];
   if (!v.is(resourceIdSchema, id)) throw notFound(resource);
   return id;
 }
