@@ -1,17 +1,13 @@
 import createClient from 'openapi-fetch';
 import { apiBaseUrl } from './base';
 import { createAuthFetch } from './auth-fetch';
-import type { contractPaths } from './contract-paths';
-import type { paths as documentedPaths } from './schema';
+import type { paths } from './schema';
 import { accessToken, sessionStore } from './session';
-
-/** The API as the generated document describes it, plus the contract routes not documented yet. */
-export type Paths = documentedPaths & Omit<contractPaths, keyof documentedPaths>;
 
 const auth = createAuthFetch({ apiBaseUrl, fetch: (request) => globalThis.fetch(request), getToken: accessToken, onGrant: (grant) => sessionStore.set(grant) });
 
 /** THE API client of the app: typed from the OpenAPI document, with the session's token. */
-export const api = createClient<Paths>({ baseUrl: apiBaseUrl, fetch: auth.fetch });
+export const api = createClient<paths>({ baseUrl: apiBaseUrl, fetch: auth.fetch });
 
 /** Renews the session through the refresh cookie (on start, to survive a reload). */
 export const renewSession = auth.renew;

@@ -1,4 +1,4 @@
-import type { SessionGrant } from './contract-paths';
+import type { SessionGrant } from './api-types';
 
 /** The custom header the session routes require (a cross-site form or image cannot send it). */
 export const REQUEST_HEADER = { 'X-Mailwright-Request': '1' } as const;

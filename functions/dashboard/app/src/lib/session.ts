@@ -1,4 +1,4 @@
-import type { SessionGrant } from './contract-paths';
+import type { SessionGrant } from './api-types';
 
 /**
  * The signed-in session, in memory only: never in localStorage, sessionStorage or a readable

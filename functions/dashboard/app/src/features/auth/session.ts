@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { api, renewSession, unwrap } from '../../lib/api-client';
-import type { SessionGrant } from '../../lib/contract-paths';
+import type { SessionGrant } from '../../lib/api-types';
 import { currentRole, sessionStore } from '../../lib/session';
 
 export const useSession = () => useSyncExternalStore(sessionStore.subscribe, sessionStore.get);

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { Pager, useCursorPages } from '../../components/pager';
 import { ErrorNote, Field, Loading, PageHeader, SelectField, StatusBadge } from '../../components/ui';
-import { api, unwrap, type Paths } from '../../lib/api-client';
+import { api, unwrap } from '../../lib/api-client';
+import type { paths } from '../../lib/schema';
 import { dayToIso, formatDateTime } from '../../lib/format';
 
 const STATUSES = [['', 'Any status'], ...['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED'].map((status) => [status, status.toLowerCase()] as const)] as const;
@@ -16,7 +17,7 @@ const SOURCES = [
 ] as const;
 
 /** GET /emails's query as the document types it: status and source are the listed values, and only those are offered. */
-type EmailsQuery = NonNullable<Paths['/emails']['get']['parameters']['query']>;
+type EmailsQuery = NonNullable<paths['/emails']['get']['parameters']['query']>;
 
 export function EmailsPage() {
   const [filter, setFilter] = useState({ email: '', status: '', source: '', from: '', to: '' });

@@ -4,7 +4,7 @@ import { useConfirm } from '../../components/confirm';
 import { Pager, useCursorPages } from '../../components/pager';
 import { CopyButton, ErrorNote, Field, SelectField } from '../../components/ui';
 import { api, unwrap } from '../../lib/api-client';
-import type { CreatedApiKey } from '../../lib/contract-paths';
+import type { CreatedApiKey } from '../../lib/api-types';
 import { formatDateTime } from '../../lib/format';
 
 const KINDS = [

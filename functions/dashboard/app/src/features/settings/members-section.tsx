@@ -4,7 +4,7 @@ import { useConfirm } from '../../components/confirm';
 import { Pager, useCursorPages } from '../../components/pager';
 import { ErrorNote, Field, SelectField } from '../../components/ui';
 import { api, unwrap } from '../../lib/api-client';
-import type { Role } from '../../lib/contract-paths';
+import type { Role } from '../../lib/api-types';
 import { formatDateTime } from '../../lib/format';
 import { useSession } from '../auth/session';
 

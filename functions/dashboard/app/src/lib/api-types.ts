@@ -1,0 +1,15 @@
+import type { paths } from './schema';
+
+/**
+ * Types of the API's answers, taken from the generated document (schema.d.ts, made from the
+ * service's own OpenAPI document), so the app cannot drift from what the API answers.
+ */
+type SuccessData<Operation> = Operation extends { responses: { 200: { content: { 'application/json': { data: infer Data } } } } }
+  ? Data
+  : Operation extends { responses: { 201: { content: { 'application/json': { data: infer Data } } } } }
+    ? Data
+    : never;
+
+export type SessionGrant = SuccessData<paths['/dashboard/session']['post']>;
+export type CreatedApiKey = SuccessData<paths['/keys']['post']>;
+export type Role = SuccessData<paths['/members']['get']>['items'][number]['role'];
