@@ -3,6 +3,13 @@ import { Pager, useCursorPages } from '../../components/pager';
 import { ErrorNote } from '../../components/ui';
 import { api, unwrap } from '../../lib/api-client';
 import { formatDateTime, formatValue } from '../../lib/format';
+import type { components } from '../../lib/schema';
+
+/** An action taken with an API key names the key: only an actor that is neither a user nor a key is the system. */
+function actorLabel(actor: components['schemas']['AuditEntry']['actor']): string {
+  if (actor.type === 'key') return `API key ${actor.keyId}`;
+  return actor.email ?? actor.userId ?? 'The system';
+}
 
 /** Who did what, when: sign-ins, invitations, role and key changes (owners only). */
 export function AuditSection() {
@@ -27,7 +34,7 @@ export function AuditSection() {
             {audit.data?.items.map((entry) => (
               <tr key={entry.id}>
                 <td>{formatDateTime(entry.createdAt)}</td>
-                <td>{entry.actor?.email ?? entry.actor?.userId ?? 'The system'}</td>
+                <td>{actorLabel(entry.actor)}</td>
                 <td>
                   {entry.action}
                   {entry.target ? ` · ${entry.target}` : ''}

@@ -80,7 +80,7 @@ export function KeysSection() {
                   <button
                     type="button"
                     onClick={async () => {
-                      if (await confirm({ title: `Rotate ${key.name}?`, message: 'A new key is made and shown once; the old one keeps working until you revoke it.', confirmLabel: 'Rotate key' })) rotate.mutate(key.id);
+                      if (await confirm({ title: `Rotate ${key.name}?`, message: 'A new key of the same name and kind is made and shown once; the old one stops working at once.', confirmLabel: 'Rotate key' })) rotate.mutate(key.id);
                     }}
                   >
                     Rotate
