@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
-import { signIn } from '../support/dashboard-session';
+import { localOwner, signIn } from '../support/dashboard-session';
 import { api, stack, uniqueEmail, until } from './client';
 import { waitForEmails } from './mail-viewer';
 
@@ -247,6 +247,7 @@ describe('the dashboard settings and overview in a browser', () => {
     // Prepare
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const email = uniqueEmail('shot');
+    const owner = localOwner(stack);
     const keyName = `Screenshot server ${Date.now().toString(36)}`;
     const callerKeyId = (await api('GET', '/keys')).body.data.items.find((key: { prefix: string; last4: string }) => stack.secretKey.startsWith(key.prefix.replace('…', '')) && stack.secretKey.endsWith(key.last4)).id as string;
     await api('POST', '/keys', { body: { name: keyName, kind: 'secret' } });
@@ -260,10 +261,18 @@ describe('the dashboard settings and overview in a browser', () => {
       if (width === 375) {
         await page.getByLabel('Invite by email').fill(email);
         await page.getByRole('button', { name: 'Send invitation' }).click();
+        await page.getByText('Invitation sent.').waitFor();
+        // The audit log is read when the page opens.
+        await page.reload();
+        await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
       }
       await page.getByRole('listitem').filter({ hasText: email }).waitFor();
-      const keyCreated = page.getByRole('table', { name: 'Audit log, newest first' }).getByRole('row').filter({ hasText: keyName });
-      keyCreatedBy = (await keyCreated.getByRole('cell').nth(1).textContent())!;
+      const audit = page.getByRole('table', { name: 'Audit log, newest first' });
+      keyCreatedBy = (await audit.getByRole('row').filter({ hasText: keyName }).getByRole('cell').nth(1).textContent())!;
+      // The invitation was made in the owner's session, which the log records by user id only.
+      await audit.getByRole('row').filter({ hasText: 'member.invited' }).filter({ hasText: email }).getByRole('cell', { name: owner.email, exact: true }).waitFor();
+      const who = await audit.getByRole('row').locator('td:nth-child(2)').allTextContents();
+      found[width]!.push(...who.filter((name) => /^[0-9A-Z]{26}$/.test(name)).map((name) => `audit actor shown as a bare id: ${name}`));
 
       // Act
       await page.screenshot({ path: `${SCREENSHOT_DIR}/settings-${width}.png`, fullPage: true });

@@ -5,15 +5,22 @@ import { api, unwrap } from '../../lib/api-client';
 import { formatDateTime, formatValue } from '../../lib/format';
 import type { components } from '../../lib/schema';
 
-/** An action taken with an API key names the key: only an actor that is neither a user nor a key is the system. */
-function actorLabel(actor: components['schemas']['AuditEntry']['actor']): string {
+/**
+ * An action taken with an API key names the key, and one taken in a session (recorded with the
+ * user id only) the member's email; only an actor that is neither a user nor a key is the system.
+ */
+function actorLabel(actor: components['schemas']['AuditEntry']['actor'], emails: ReadonlyMap<string, string>): string {
   if (actor.type === 'key') return `API key ${actor.keyId}`;
-  return actor.email ?? actor.userId ?? 'The system';
+  if (actor.userId) return actor.email ?? emails.get(actor.userId) ?? actor.userId;
+  return 'The system';
 }
 
 /** Who did what, when: sign-ins, invitations, role and key changes (owners only). */
 export function AuditSection() {
   const pages = useCursorPages('audit');
+  // Under the members key, so the members section's changes refresh these names too.
+  const members = useQuery({ queryKey: ['members', 'audit-names'], queryFn: () => unwrap(api.GET('/members', {})) });
+  const emails = new Map(members.data?.items.map((member) => [member.userId, member.email]));
   const audit = useQuery({ queryKey: ['audit', pages.cursor], queryFn: () => unwrap(api.GET('/audit', { params: { query: { limit: '25', ...(pages.cursor ? { cursor: pages.cursor } : {}) } } })) });
   return (
     <section className="panel" aria-labelledby="audit-title">
@@ -34,7 +41,7 @@ export function AuditSection() {
             {audit.data?.items.map((entry) => (
               <tr key={entry.id}>
                 <td>{formatDateTime(entry.createdAt)}</td>
-                <td>{actorLabel(entry.actor)}</td>
+                <td>{actorLabel(entry.actor, emails)}</td>
                 <td>
                   {entry.action}
                   {entry.target ? ` · ${entry.target}` : ''}
