@@ -1,18 +1,23 @@
 /**
- * Campaign benchmarks (issue "Campaigns"):
+ * Campaign benchmarks (issue "Campaigns", verdicts as revised by issue #19):
  * 1. Fan-out: recipients queued per second by campaign-dispatch's code (read the audience page,
  *    render, write the email records, queue the messages, checkpoint) for a 50,000-recipient
- *    audience, against raw local SQS SendMessageBatch of as many messages with the same chunking,
- *    in this run — target ratio ≥ 0.5. The fan-out runs in a child process
- *    (test/bench/campaign-dispatch-worker.ts), once for 10,000 and once for 50,000 recipients, so
- *    that its peak memory is its own — target: within 10 %. Its messages go to queues nobody
- *    polls, so the stack's campaign-sender does not take them.
+ *    audience — target ≥ 10× the bench stack's configured SES rate (SEND_RATE_PER_SECOND), so that
+ *    queueing never holds a campaign back. Raw local SQS SendMessageBatch of as many messages with
+ *    the same chunking, and raw BatchWriteItem of the records + their messages, are informational
+ *    rows: they measure DynamoDB Local and the SQS emulator, not the design. The fan-out runs in a
+ *    child process (test/bench/campaign-dispatch-worker.ts), once for 10,000 and once for 50,000
+ *    recipients — target: heap after a forced GC at 50k within 10 % of 10k (nothing held per
+ *    recipient); peak RSS, V8's uncollected garbage, is reported beside it. Its messages go to
+ *    queues nobody polls, so the stack's campaign-sender does not take them.
  * 2. /v1/send while a campaign drains: POST /v1/send latency from the request to the email's
- *    arrival at the local SES (the SES front's arrival log, by email id), one send every
+ *    arrival at the local SES (the SES emulator's arrival log, by email id), one send every
  *    LATENCY_INTERVAL_MS — first with nothing else sending, then while a 20,000-recipient campaign
- *    of the seeded project, sent through the API, drains through the stack's own pipeline at
- *    SEND_RATE_PER_SECOND (run.ts: 50). Target p99 ≤ 2 s. The campaign is cancelled afterwards,
- *    so that the rest of the run does not wait for its 400 s.
+ *    of the seeded project, sent through the API, drains through the stack's own pipeline. Target:
+ *    p99 beside the campaign ≤ 1.5× p99 alone. Measured twice: on the bench stack
+ *    (SEND_RATE_PER_SECOND=50, more than two cores sustain, so the machine is the bottleneck) and on
+ *    a second stack started here at PACED_SEND_RATE, which the machine sustains, so that the pacer
+ *    is the bottleneck and transactional precedence shows. Each campaign is cancelled afterwards.
  *
  * Shared modules are imported lazily: the environment must point at the stack first.
  */
