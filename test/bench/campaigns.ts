@@ -1,18 +1,23 @@
 /**
- * Campaign benchmarks (issue "Campaigns"):
+ * Campaign benchmarks (issue "Campaigns", verdicts as revised by issue #19):
  * 1. Fan-out: recipients queued per second by campaign-dispatch's code (read the audience page,
  *    render, write the email records, queue the messages, checkpoint) for a 50,000-recipient
- *    audience, against raw local SQS SendMessageBatch of as many messages with the same chunking,
- *    in this run — target ratio ≥ 0.5. The fan-out runs in a child process
- *    (test/bench/campaign-dispatch-worker.ts), once for 10,000 and once for 50,000 recipients, so
- *    that its peak memory is its own — target: within 10 %. Its messages go to queues nobody
- *    polls, so the stack's campaign-sender does not take them.
+ *    audience — target ≥ 10× the bench stack's configured SES rate (SEND_RATE_PER_SECOND), so that
+ *    queueing never holds a campaign back. Raw local SQS SendMessageBatch of as many messages with
+ *    the same chunking, and raw BatchWriteItem of the records + their messages, are informational
+ *    rows: they measure DynamoDB Local and the SQS emulator, not the design. The fan-out runs in a
+ *    child process (test/bench/campaign-dispatch-worker.ts), once for 10,000 and once for 50,000
+ *    recipients — target: heap after a forced GC at 50k within 10 % of 10k (nothing held per
+ *    recipient); peak RSS, V8's uncollected garbage, is reported beside it. Its messages go to
+ *    queues nobody polls, so the stack's campaign-sender does not take them.
  * 2. /v1/send while a campaign drains: POST /v1/send latency from the request to the email's
- *    arrival at the local SES (the SES front's arrival log, by email id), one send every
+ *    arrival at the local SES (the SES emulator's arrival log, by email id), one send every
  *    LATENCY_INTERVAL_MS — first with nothing else sending, then while a 20,000-recipient campaign
- *    of the seeded project, sent through the API, drains through the stack's own pipeline at
- *    SEND_RATE_PER_SECOND (run.ts: 50). Target p99 ≤ 2 s. The campaign is cancelled afterwards,
- *    so that the rest of the run does not wait for its 400 s.
+ *    of the seeded project, sent through the API, drains through the stack's own pipeline. Target:
+ *    p99 beside the campaign ≤ 1.5× p99 alone. Measured twice: on the bench stack
+ *    (SEND_RATE_PER_SECOND=50, more than two cores sustain, so the machine is the bottleneck) and on
+ *    a second stack started here at PACED_SEND_RATE, which the machine sustains, so that the pacer
+ *    is the bottleneck and transactional precedence shows. Each campaign is cancelled afterwards.
  *
  * Shared modules are imported lazily: the environment must point at the stack first.
  */
@@ -23,11 +28,11 @@ import { promisify } from 'node:util';
 import { CreateQueueCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import type { LocalStack } from '../support/local-stack';
 import { batchWriteAll, benchDocumentClient, TABLE_NAME } from './dynamo';
 import { percentile } from './measure';
 import { format, heading, printTable, type Section, type SectionReport } from './report';
 import { waitUntilStackIdle } from './stack';
+import { startLocalStack, stopLocalStack, type LocalStack } from '../support/local-stack';
 
 const FANOUT_SIZES = { small: 10_000, large: 50_000 } as const;
 const DRAIN_AUDIENCE = 20_000;
@@ -35,13 +40,27 @@ const LATENCY_SAMPLES = 60;
 const LATENCY_INTERVAL_MS = 1_000;
 /** A sampled send that has not reached SES this long after the last sample is reported as never arrived. */
 const ARRIVAL_TIMEOUT_MS = 180_000;
-const TARGET = { shareOfRaw: 0.5, memoryGrowth: 0.1, sendP99Ms: 2_000 };
+const TARGET = { timesSesRate: 10, heapGrowth: 0.1, sendP99Growth: 1.5 };
+/** The second stack's rate: one this machine sustains, so that the pacer, not the CPU, holds the drain. */
+const PACED_SEND_RATE = 10;
 const FROM = `hello@${process.env.LOCAL_SENDER_DOMAIN || 'example.com'}`;
 const runId = Date.now().toString(36);
 const fanoutProject = (size: number) => `bench-campaign-${size}-${runId}`;
 
 const sqsOf = (stack: LocalStack) => new SQSClient({ endpoint: stack.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The stack's unsubscribe-link signing secret: Secrets Manager's generated value, kept locally in
+ * `<dataDir>/secrets.json` (ARN → value). The in-process dispatch only needs some signing value;
+ * the stack's own makes its links valid ones.
+ */
+function unsubscribeSecret(stack: LocalStack): string {
+  const secrets = JSON.parse(readFileSync(path.join(stack.dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
+  const value = Object.entries(secrets).find(([arn]) => arn.includes('UnsubscribeSigningSecret'))?.[1];
+  if (!value) throw new Error(`No unsubscribe signing secret in ${path.join(stack.dataDir, 'secrets.json')} (ARNs: ${Object.keys(secrets).join(', ')})`);
+  return value;
+}
 
 async function createQueue(stack: LocalStack, name: string): Promise<string> {
   const { QueueUrl } = await sqsOf(stack).send(new CreateQueueCommand({ QueueName: name }));
@@ -235,21 +254,97 @@ async function startDrain(stack: LocalStack): Promise<string> {
   return campaign.id;
 }
 
+/** The drain audience: contacts of the stack's seeded project that the drain's segment selects. */
+const seedDrainAudience = (stack: LocalStack) => seedContacts(stack, stack.projectId, DRAIN_AUDIENCE, (index) => ({ name: `Reader ${index}`, benchDrain: runId }));
+
+interface LatencyPair {
+  rate: number;
+  alone: LatencySample;
+  beside: LatencySample;
+  /** The campaign's status when the sampling beside it ended: SENDING, or it did not compete for all of it. */
+  status: string;
+  /** Every SES arrival per second while sampling beside the campaign, the campaign's and the samples'. */
+  sesRate: number;
+}
+
+/**
+ * /v1/send → SES alone, then beside the drain campaign of `stack` (whose audience is seeded), at
+ * the stack's `rate`. `settle`: wait for the stack to go idle after the cancel, when the rest of
+ * the run goes on using it.
+ */
+async function latencyPair(stack: LocalStack, rate: number, { settle }: { settle: boolean }): Promise<LatencyPair> {
+  heading(`campaigns: POST /v1/send latency to SES, alone and while a ${DRAIN_AUDIENCE.toLocaleString('en')}-recipient campaign drains at SEND_RATE_PER_SECOND=${rate}`);
+  await waitUntilStackIdle(stack, { maxSeconds: 300 });
+  const alone = await sampleSendLatency(stack, `alone, ${rate}/s`);
+  const campaignId = await startDrain(stack);
+  const beside = await sampleSendLatency(stack, `beside the campaign, ${rate}/s`);
+  const { status } = await api(stack, 'GET', `/campaigns/${campaignId}`);
+  const arrivalsWhileSampling = (await arrivals(stack)).filter(({ at }) => at >= beside.from && at <= beside.to).length;
+  const sesRate = arrivalsWhileSampling / ((beside.to - beside.from) / 1000);
+  console.log(`  the campaign was ${status} when sampling ended; SES took ${format.rate(sesRate)} in all during the sampling (configured ${rate}/s)`);
+  // Cancelled so that the rest of the run does not wait for its drain.
+  if (status === 'SENDING') await api(stack, 'POST', `/campaigns/${campaignId}/cancel`);
+  if (settle) await waitUntilStackIdle(stack, { maxSeconds: 300 });
+  return { rate, alone, beside, status, sesRate };
+}
+
+/**
+ * The latency pair on a second stack whose pacer is the bottleneck (SEND_RATE_PER_SECOND is a
+ * deploy-time setting, so another rate is another stack). It is stopped on every exit path, a
+ * Ctrl-C of the bench included (it runs in its own process group).
+ */
+async function latencyPairOnPacedStack(main: LocalStack, rate: number): Promise<LatencyPair> {
+  heading(`campaigns: a second local stack at SEND_RATE_PER_SECOND=${rate}, ${DRAIN_AUDIENCE.toLocaleString('en')} drain contacts seeded on it`);
+  const starting = performance.now();
+  const paced = await startLocalStack({ RATE_LIMIT_PER_MINUTE: main.env.RATE_LIMIT_PER_MINUTE ?? '', SEND_RATE_PER_SECOND: String(rate) });
+  const killOnExit = () => {
+    try {
+      process.kill(-paced.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', killOnExit);
+  try {
+    console.log(`  up in ${((performance.now() - starting) / 1000).toFixed(1)} s at ${paced.baseUrl}`);
+    await seedDrainAudience(paced);
+    await waitUntilStackIdle(paced, { maxSeconds: 600 });
+    return await latencyPair(paced, rate, { settle: false });
+  } finally {
+    process.off('exit', killOnExit);
+    await stopLocalStack(paced);
+  }
+}
+
+const p99 = (sample: LatencySample) => (sample.lost > 0 ? Number.POSITIVE_INFINITY : percentile(sample.latencies, 99));
+
+/** The verdict on one pair: p99 beside at most TARGET.sendP99Growth × alone, the campaign sending throughout. */
+function latencyVerdict({ rate, alone, beside, status }: LatencyPair) {
+  const growth = p99(beside) / p99(alone);
+  return {
+    target: `/v1/send → SES p99 beside a draining ${DRAIN_AUDIENCE.toLocaleString('en')}-recipient campaign ≤ ${TARGET.sendP99Growth}× alone at ${rate}/s (campaign still sending: ${status === 'SENDING' ? 'yes' : 'no'})`,
+    measured: `${format.ms(p99(beside))} vs ${format.ms(p99(alone))} (${format.ratio(growth)})`,
+    pass: status === 'SENDING' && growth <= TARGET.sendP99Growth,
+  };
+}
+
 export const campaignsSection: Section = {
   title: 'campaigns',
   async prepare({ stack }) {
     heading(`campaigns: seeding ${FANOUT_SIZES.small.toLocaleString('en')} + ${FANOUT_SIZES.large.toLocaleString('en')} fan-out contacts and ${DRAIN_AUDIENCE.toLocaleString('en')} on the seeded project`);
     for (const size of [FANOUT_SIZES.small, FANOUT_SIZES.large]) await seedContacts(stack, fanoutProject(size), size, (index) => ({ name: `Reader ${index}` }));
-    await seedContacts(stack, stack.projectId, DRAIN_AUDIENCE, (index) => ({ name: `Reader ${index}`, benchDrain: runId }));
+    await seedDrainAudience(stack);
     // The table stream's consumers look at every new contact; the baseline waits for them.
     await waitUntilStackIdle(stack, { maxSeconds: 600 });
   },
   async run({ stack }): Promise<SectionReport> {
-    heading(`campaigns: fan-out of ${FANOUT_SIZES.large.toLocaleString('en')} recipients (and ${FANOUT_SIZES.small.toLocaleString('en')} for memory), against raw SendMessageBatch`);
+    const sendRate = Number(stack.env.SEND_RATE_PER_SECOND);
+    if (!(sendRate > 0)) throw new Error(`The bench stack was started without SEND_RATE_PER_SECOND (${stack.env.SEND_RATE_PER_SECOND})`);
+    heading(`campaigns: fan-out of ${FANOUT_SIZES.large.toLocaleString('en')} recipients (and ${FANOUT_SIZES.small.toLocaleString('en')} for memory), against the configured SES rate ${sendRate}/s and raw SendMessageBatch`);
     // The worker inherits this environment: queues nobody polls, the stack's signing key for links.
     process.env.CAMPAIGN_SEND_QUEUE_URL = await createQueue(stack, `bench-campaign-send-${runId}`);
     process.env.CAMPAIGN_FANOUT_QUEUE_URL = await createQueue(stack, `bench-campaign-fanout-${runId}`);
-    process.env.UNSUBSCRIBE_SECRET = readFileSync(path.join(stack.dataDir, 'unsubscribe-secret.key'), 'utf8').trim();
+    process.env.UNSUBSCRIBE_SECRET = unsubscribeSecret(stack);
     process.env.PUBLIC_API_URL = stack.baseUrl;
     const raw = await rawFanout(stack, await createQueue(stack, `bench-raw-${runId}`), FANOUT_SIZES.large);
     console.log(`  raw SendMessageBatch: ${format.rate(raw)}`);
@@ -257,46 +352,39 @@ export const campaignsSection: Section = {
     console.log(`  raw BatchWriteItem of the records + SendMessageBatch: ${format.rate(rawWithRecords)}`);
     const small = await runDispatch(FANOUT_SIZES.small);
     const large = await runDispatch(FANOUT_SIZES.large);
-    const ratio = large.perSecond / raw;
-    const memoryGrowth = large.peakRssMb / small.peakRssMb - 1;
+    const ofSesRate = large.perSecond / sendRate;
+    const rssGrowth = large.peakRssMb / small.peakRssMb - 1;
+    const heapGrowth = large.retainedHeapMb / small.retainedHeapMb - 1;
 
-    heading(`campaigns: POST /v1/send latency to SES, alone and while a ${DRAIN_AUDIENCE.toLocaleString('en')}-recipient campaign drains at SEND_RATE_PER_SECOND=${process.env.SEND_RATE_PER_SECOND}`);
-    await waitUntilStackIdle(stack, { maxSeconds: 300 });
-    const alone = await sampleSendLatency(stack, 'alone');
-    const campaignId = await startDrain(stack);
-    const beside = await sampleSendLatency(stack, 'beside the campaign');
-    const { status } = await api(stack, 'GET', `/campaigns/${campaignId}`);
-    const arrivalsWhileSampling = (await arrivals(stack)).filter(({ at }) => at >= beside.from && at <= beside.to).length;
-    const sesRate = arrivalsWhileSampling / ((beside.to - beside.from) / 1000);
-    console.log(`  the campaign was ${status} when sampling ended; SES took ${format.rate(sesRate)} in all during the sampling`);
-    if (status === 'SENDING') await api(stack, 'POST', `/campaigns/${campaignId}/cancel`);
-    await waitUntilStackIdle(stack, { maxSeconds: 300 });
+    const pairs = [await latencyPair(stack, sendRate, { settle: true }), await latencyPairOnPacedStack(stack, PACED_SEND_RATE)];
 
-    const p99 = (sample: LatencySample) => (sample.lost > 0 ? Number.POSITIVE_INFINITY : percentile(sample.latencies, 99));
     const rows = [
-      ['campaign fan-out, 50k recipients (records + messages + checkpoints)', format.rate(large.perSecond)],
-      ['raw SQS SendMessageBatch, same chunking', format.rate(raw)],
-      ['ratio', format.ratio(ratio)],
+      [`campaign fan-out, 50k recipients (records + messages + checkpoints)`, `${format.rate(large.perSecond)} (${format.ratio(ofSesRate)} the SES rate ${sendRate}/s)`],
+      ['raw SQS SendMessageBatch, same chunking (informational)', `${format.rate(raw)} (fan-out ${format.ratio(large.perSecond / raw)} of it)`],
       ['raw BatchWriteItem of as many email records + SendMessageBatch (informational)', `${format.rate(rawWithRecords)} (fan-out ${format.ratio(large.perSecond / rawWithRecords)} of it)`],
-      ['dispatch peak RSS, 10k / 50k', `${small.peakRssMb.toFixed(1)} / ${large.peakRssMb.toFixed(1)} MB (${(memoryGrowth * 100).toFixed(1)} %)`],
-      ['dispatch heap after GC at the end, 10k / 50k', `${small.retainedHeapMb.toFixed(1)} / ${large.retainedHeapMb.toFixed(1)} MB`],
+      ['dispatch heap after GC at the end, 10k / 50k', `${small.retainedHeapMb.toFixed(1)} / ${large.retainedHeapMb.toFixed(1)} MB (${(heapGrowth * 100).toFixed(1)} %)`],
+      ['dispatch peak RSS, 10k / 50k (informational)', `${small.peakRssMb.toFixed(1)} / ${large.peakRssMb.toFixed(1)} MB (${(rssGrowth * 100).toFixed(1)} %)`],
       ['dispatch calls per recipient, 50k (for the README cost page)', `${(Object.values(large.calls).reduce((sum, count) => sum + count, 0) / large.recipients).toFixed(3)} (${(large.units.write / large.recipients).toFixed(2)} WRU, ${(large.units.read / large.recipients).toFixed(2)} RRU)`],
-      ['/v1/send → SES p50 / p99, alone', `${format.ms(percentile(alone.latencies, 50))} / ${format.ms(p99(alone))}`],
-      ['/v1/send → SES p50 / p99, beside the campaign', `${format.ms(percentile(beside.latencies, 50))} / ${format.ms(p99(beside))}`],
-      ['all SES arrivals/s while sampling beside the campaign', format.rate(sesRate)],
+      ...pairs.flatMap(({ rate, alone, beside, sesRate }) => [
+        [`/v1/send → SES p50 / p99 at ${rate}/s, alone`, `${format.ms(percentile(alone.latencies, 50))} / ${format.ms(p99(alone))}`],
+        [`/v1/send → SES p50 / p99 at ${rate}/s, beside the campaign`, `${format.ms(percentile(beside.latencies, 50))} / ${format.ms(p99(beside))}`],
+        [`all SES arrivals/s while sampling beside the campaign at ${rate}/s`, format.rate(sesRate)],
+      ]),
     ];
     heading('campaigns summary');
     printTable(['figure', 'value'], rows);
     return {
       rows: [
-        { figure: `campaign fan-out of ${FANOUT_SIZES.large.toLocaleString('en')} recipients`, value: format.rate(large.perSecond), baseline: `${format.rate(raw)} raw SendMessageBatch`, ratio: format.ratio(ratio) },
-        { figure: 'campaign dispatch peak RSS at 50k', value: `${large.peakRssMb.toFixed(1)} MB`, baseline: `${small.peakRssMb.toFixed(1)} MB at 10k`, ratio: format.ratio(large.peakRssMb / small.peakRssMb) },
-        { figure: '/v1/send → SES p99 beside a draining campaign', value: format.ms(p99(beside)), baseline: `${format.ms(p99(alone))} alone`, ratio: format.ratio(p99(beside) / p99(alone)) },
+        { figure: `campaign fan-out of ${FANOUT_SIZES.large.toLocaleString('en')} recipients`, value: format.rate(large.perSecond), baseline: `SES rate ${sendRate}/s`, ratio: format.ratio(ofSesRate) },
+        { figure: 'the same against raw SQS SendMessageBatch (informational)', value: format.rate(large.perSecond), baseline: `${format.rate(raw)} raw`, ratio: format.ratio(large.perSecond / raw) },
+        { figure: 'campaign dispatch heap after GC at 50k', value: `${large.retainedHeapMb.toFixed(1)} MB`, baseline: `${small.retainedHeapMb.toFixed(1)} MB at 10k`, ratio: format.ratio(large.retainedHeapMb / small.retainedHeapMb) },
+        { figure: 'campaign dispatch peak RSS at 50k (informational)', value: `${large.peakRssMb.toFixed(1)} MB`, baseline: `${small.peakRssMb.toFixed(1)} MB at 10k`, ratio: format.ratio(large.peakRssMb / small.peakRssMb) },
+        ...pairs.map(({ rate, alone, beside }) => ({ figure: `/v1/send → SES p99 beside a draining campaign at ${rate}/s`, value: format.ms(p99(beside)), baseline: `${format.ms(p99(alone))} alone`, ratio: format.ratio(p99(beside) / p99(alone)) })),
       ],
       verdicts: [
-        { target: `fan-out ≥ ${TARGET.shareOfRaw}× raw SendMessageBatch`, measured: format.ratio(ratio), pass: ratio >= TARGET.shareOfRaw },
-        { target: `dispatch peak memory at 50k within ${TARGET.memoryGrowth * 100} % of 10k`, measured: `${(memoryGrowth * 100).toFixed(1)} %`, pass: Math.abs(memoryGrowth) <= TARGET.memoryGrowth },
-        { target: `/v1/send → SES p99 ≤ ${TARGET.sendP99Ms} ms while a ${DRAIN_AUDIENCE.toLocaleString('en')}-recipient campaign drains (campaign still sending: ${status === 'SENDING' ? 'yes' : 'no'})`, measured: format.ms(p99(beside)), pass: status === 'SENDING' && p99(beside) <= TARGET.sendP99Ms },
+        { target: `fan-out ≥ ${TARGET.timesSesRate}× the configured SES rate (${sendRate}/s)`, measured: `${format.rate(large.perSecond)} (${format.ratio(ofSesRate)})`, pass: ofSesRate >= TARGET.timesSesRate },
+        { target: `dispatch heap after GC at 50k within ${TARGET.heapGrowth * 100} % of 10k`, measured: `${(heapGrowth * 100).toFixed(1)} %`, pass: Math.abs(heapGrowth) <= TARGET.heapGrowth },
+        ...pairs.map(latencyVerdict),
       ],
     };
   },

@@ -12,8 +12,9 @@
  *    without workflows and one with 20 enabled workflows triggered by the tracked event (each
  *    DELAY 10 minutes → EXIT, so every track starts 20 executions without a flood of mail),
  *    measured alternately (none, 20, none, 20). Locally the trigger consumer and the runner run in
- *    the stack's process, beside the gateway, so their work competes with the requests for the
- *    same two cores; in AWS they are other Lambdas. The time the consumer needs to catch up after
+ *    their own worker threads of the stack (each function from its bundle, behind the IAM fronts),
+ *    so their work competes with the requests for the same two cores; in AWS they are other
+ *    Lambdas. The time the consumer needs to catch up after
  *    the loaded runs is reported too. Beside it, the request path itself: the DynamoDB calls of
  *    one track on each project, counted in-process with the real handlers (the same with or
  *    without workflows: nothing in the request looks for them).
@@ -133,7 +134,7 @@ async function trackLoad(context: BenchContext, project: CreatedProject, label: 
     warmupSeconds: context.warmupSeconds,
     expectedStatus: 200,
   });
-  console.log(`  ${label}: ${format.rate(load.perSecond)} tracked, p50 ${format.ms(load.p50Ms)}, p99 ${format.ms(load.p99Ms)}, statuses ${JSON.stringify(load.statuses)}`);
+  console.log(`  ${label}: ${format.rate(load.perSecond)} tracked, p50 ${format.ms(load.p50Ms)}, p99 ${format.ms(load.p99Ms)}, statuses ${JSON.stringify(load.statuses)}${load.errors || load.timeouts ? `, ${load.errors} errors (${load.timeouts} timeouts)` : ''}`);
   return load;
 }
 
