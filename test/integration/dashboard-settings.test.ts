@@ -1,43 +1,14 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
-import { localOwner, signIn } from '../support/dashboard-session';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
+import { consoleErrors, goTo, localOwner, seriousViolations, signIn } from '../support/dashboard-session';
 import { api, stack, uniqueEmail, until } from './client';
 import { waitForEmails } from './mail-viewer';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 180_000;
-const CHROMIUM_ARGS = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const AXE_SOURCE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 /** Where the Settings screenshots go, to look at after a run. */
 const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOTS ?? '/tmp/mailwright-dashboard-screenshots';
-
-/** The session routes refuse a renewal without a session (the app's first look when it opens); the browser logs that load. */
-const PENDING_ROUTES = /\/(dashboard\/session)(\/|\?|$)/;
-
-/** Errors the page logs, apart from the failed loads of PENDING_ROUTES. */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() !== 'error') return;
-    if (message.text().startsWith('Failed to load resource') && PENDING_ROUTES.test(new URL(message.location().url).pathname)) return;
-    errors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-/** axe-core's serious and critical findings on the page as it is now (evaluated over CDP, so the page's CSP does not apply). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => (await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run()).violations);
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-/** Client-side navigation, as a click on a link does (the local gateway serves one path segment under /dashboard). */
-async function goTo(page: Page, path: string, heading: string | RegExp) {
-  await page.evaluate(`history.pushState({}, '', ${JSON.stringify(`/dashboard${path}`)}); dispatchEvent(new PopStateEvent('popstate'))`);
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
 
 /** Opens Settings signed in, waits for its lists, and returns axe's findings there. */
 async function openSettings(page: Page): Promise<string[]> {
@@ -59,7 +30,7 @@ describe('the dashboard settings and overview in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, TEST_TIMEOUT_MS);
 
   afterAll(async () => {

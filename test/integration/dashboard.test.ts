@@ -1,43 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core';
-import { localOwner, signIn } from '../support/dashboard-session';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser';
+import { consoleErrors, goTo, localOwner, seriousViolations, signIn } from '../support/dashboard-session';
 import { api, stack, uniqueEmail, until } from './client';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 180_000;
-const CHROMIUM_ARGS = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
-const AXE_SOURCE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
-
-/**
- * Loads that fail on purpose, which the browser logs: the session routes refuse a wrong password
- * and a renewal without a session (the app's first look when it opens).
- */
-const PENDING_ROUTES = /\/(dashboard\/session)(\/|\?|$)/;
-
-/** Errors the page logs, apart from the failed loads of PENDING_ROUTES. */
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message: ConsoleMessage) => {
-    if (message.type() !== 'error') return;
-    if (message.text().startsWith('Failed to load resource') && PENDING_ROUTES.test(new URL(message.location().url).pathname)) return;
-    errors.push(`${message.text()} (${message.location().url})`);
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-/** axe-core's serious and critical findings on the page as it is now (evaluated over CDP, so the page's CSP does not apply). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => (await (globalThis as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run()).violations);
-  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
-
-/** Client-side navigation, as a click on a link does (the local gateway serves one path segment under /dashboard). */
-async function goTo(page: Page, path: string, heading: string | RegExp) {
-  await page.evaluate(`history.pushState({}, '', ${JSON.stringify(`/dashboard${path}`)}); dispatchEvent(new PopStateEvent('popstate'))`);
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
 
 describe('GET /dashboard', () => {
   it('serves the app page with a strict policy, never cached, and its hashed files as immutable', async () => {
@@ -79,7 +46,7 @@ describe('the dashboard in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, TEST_TIMEOUT_MS);
 
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { admin, api, stack, uniqueEmail } from './client';
+import { admin, api, stack, uniqueEmail, until } from './client';
 import { storedEmails, waitForEmails } from './mail-viewer';
 
 async function eventsOf(email: string, key = stack.secretKey): Promise<{ name: string; data: Record<string, unknown>; emailId?: string }[]> {
@@ -112,7 +112,11 @@ describe('events', () => {
     const emailId = first.body.data.emails[0].email;
 
     const simulated = await fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ emailId, type: 'bounce', bounceType: 'Permanent' }) });
-    const contact = await api('GET', `/contacts/${first.body.data.emails[0].contact.id}`);
+    // SES events reach the service through EventBridge, asynchronously, as in AWS.
+    const contact = await until(async () => {
+      const read = await api('GET', `/contacts/${first.body.data.emails[0].contact.id}`);
+      return read.body.data.subscribed === false ? read : undefined;
+    });
     const suppressed = await admin<{ email: string }[]>('list-suppressed', '--project', stack.projectId);
     await api('POST', '/v1/send', { body: { to, from: 'hello@example.com', subject: 'Second', body: 'x' } });
     const suppressedEvent = await waitForEvent(to, 'email.suppressed');
@@ -134,6 +138,8 @@ describe('events', () => {
 
     await fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ emailId, type: 'open' }) });
     await fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ emailId, type: 'click', link: 'https://example.com/x' }) });
+    await waitForEvent(to, 'email.clicked');
+    await waitForEvent(to, 'email.opened');
     const events = await eventsOf(to);
 
     expect(events.filter((event) => event.name === 'email.opened')).toHaveLength(1);
