@@ -32,13 +32,18 @@ function walk(folder: string, accept: (file: string) => boolean): string[] {
   });
 }
 
+/** Every comment of the file, from the syntax tree: a raw token scan misreads template literals. */
 function commentsOf(file: string, text: string): string[] {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, file.endsWith('.tsx') ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard, text);
-  const comments: string[] = [];
-  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
-    if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) comments.push(scanner.getTokenText());
-  }
-  return comments;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const comments = new Map<number, string>();
+  const collect = (ranges: ts.CommentRange[] | undefined) => ranges?.forEach((range) => comments.set(range.pos, text.slice(range.pos, range.end)));
+  const visit = (node: ts.Node) => {
+    collect(ts.getLeadingCommentRanges(text, node.pos));
+    collect(ts.getTrailingCommentRanges(text, node.end));
+    node.getChildren(source).forEach(visit);
+  };
+  visit(source);
+  return [...comments.values()];
 }
 
 function exists(target: string): boolean {
