@@ -72,7 +72,7 @@ export interface SendMessage {
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
- * Writes new email records, each with its recipient reference (README "Access patterns"), 25
+ * Writes new email records, each with its recipient reference (shared/db/README.md), 25
  * items per BatchWriteItem, then counts them on the project's email total.
  */
 export async function putEmails(records: EmailRecord[]): Promise<void> {
