@@ -10,7 +10,7 @@ import { MailwrightStack } from './stack';
  *   -c rateLimitPerMinute=N    per-project request limit enforced in the functions (default 1000)
  *   -c alarmEmail=ops@example.com   subscribes this address to the alarm topic
  *   -c pauseBounceRate=0.05 -c pauseBounceMinSends=200 -c pauseComplaintRate=0.001 -c pauseComplaintMinSends=1000
- *                              the campaigns' deliverability guard (these are the defaults; README "Campaigns")
+ *                              the campaigns' deliverability guard (these are the defaults; /docs "Campaigns")
  */
 const app = new App();
 const throwaway = [true, 'true'].includes(app.node.tryGetContext('throwaway'));

@@ -3,7 +3,7 @@
  * each one given reaches every function as its variable (they are read by shared modules that many
  * functions bundle, so one list serves instead of a second import graph). Unset, the variable is
  * absent and the code's default applies. The local stack passes them from its own environment
- * variables of the same names (infra/local/settings.ts).
+ * variables of the same names (infra/local/environment.ts).
  */
 export const functionSettings = [
   /** Hosts outbound webhooks and workflow webhook steps may reach despite the SSRF check (comma-separated). */

@@ -44,7 +44,7 @@ export const queues: readonly QueueSpec[] = [
     envVar: 'SEGMENT_BUILD_QUEUE_URL',
     consumer: { group: 'segment-builder', batchSize: 1, maxConcurrency: 2 },
   },
-  // Workflow steps (README "Workflows"): one message advances one execution by one step. A
+  // Workflow steps (/docs "Workflows"): one message advances one execution by one step. A
   // failing step comes back after 2, 4, 8, 16 s and then fails its execution (the runner counts
   // receives), so the DLQ only sees messages the runner could not even read.
   {
@@ -54,7 +54,7 @@ export const queues: readonly QueueSpec[] = [
     envVar: 'WORKFLOW_QUEUE_URL',
     consumer: { group: 'workflow-runner', batchSize: 10, maxConcurrency: 5 },
   },
-  // Outbound webhook deliveries (README "Webhooks"): one message per attempt of one event for one
+  // Outbound webhook deliveries (/docs "Webhooks"): one message per attempt of one event for one
   // endpoint. Retries and busy endpoints go back as new delayed messages (no receive counted),
   // so the DLQ only sees messages that failed for the consumer's own reasons 5 times.
   {
@@ -64,7 +64,7 @@ export const queues: readonly QueueSpec[] = [
     envVar: 'WEBHOOK_DELIVERY_QUEUE_URL',
     consumer: { group: 'webhook-delivery', batchSize: 10, maxConcurrency: 10 },
   },
-  // Contact imports (README "Imports and exports"): one message per job; each invocation imports
+  // Contact imports (/docs "Imports and exports"): one message per job; each invocation imports
   // rows for up to 5 minutes from the job's checkpoint and queues the job again to continue.
   // Two workers at a time (16 upserts in flight each) bound an import's share of DynamoDB.
   // The visibility timeout is 6× the worker's timeout, so a crashed invocation's job resumes then.
@@ -83,7 +83,7 @@ export const queues: readonly QueueSpec[] = [
     envVar: 'EXPORT_QUEUE_URL',
     consumer: { group: 'contact-exports', batchSize: 1, maxConcurrency: 2, timeoutSeconds: 900 },
   },
-  // Campaigns (README "Campaigns"): the fan-out queue takes a campaign's start (from its schedule)
+  // Campaigns (/docs "Campaigns"): the fan-out queue takes a campaign's start (from its schedule)
   // and dispatch messages; one dispatcher per campaign pages its audience for up to 2 minutes and
   // queues its continuation. A message that finds another dispatcher owning the campaign comes
   // back after that one's lease, which costs receives: hence 20.

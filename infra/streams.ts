@@ -13,10 +13,10 @@ export interface StreamConsumerSpec {
 }
 
 export const streamConsumers: readonly StreamConsumerSpec[] = [
-  // Contacts and events change tracked segments' membership (README "Segments").
+  // Contacts and events change tracked segments' membership (/docs "Segments").
   { group: 'segment-membership', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'] },
-  // New events and contacts start workflows and wake waiting executions (README "Workflows").
+  // New events and contacts start workflows and wake waiting executions (/docs "Workflows").
   { group: 'workflow-triggers', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'] },
-  // Events, contact changes and project notifications become outbound webhook deliveries (README "Webhooks").
+  // Events, contact changes and project notifications become outbound webhook deliveries (/docs "Webhooks").
   { group: 'webhook-events', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['EVENT#', 'CONTACT#', 'NOTIFICATION#'] },
 ];

@@ -9,7 +9,7 @@ import type { RouteHandler } from '../../shared/http/handler';
  */
 const files = loadStaticFiles(fileURLToPath(new URL('./dist/', import.meta.url)), dashboardBasePath(requiredEnv('PUBLIC_API_URL')));
 
-/** The dashboard app: GET /dashboard and every file or page under it (README "Dashboard"). */
+/** The dashboard app: GET /dashboard and every file or page under it (functions/dashboard/README.md). */
 export const assetRoutes: Record<string, RouteHandler> = {
   'GET /dashboard': async () => files.serve(''),
   // API Gateway names a greedy parameter without its '+'; the local gateway keeps it (issue #19).

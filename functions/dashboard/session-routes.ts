@@ -16,7 +16,7 @@ const granted = ({ grant, credential }: Granted, basePath: string): HttpResult =
 
 const client = (request: HttpRequest) => ({ sourceIp: request.sourceIp, userAgent: request.headers['user-agent'] });
 
-/** The dashboard's session routes (README "Dashboard accounts"); functions/dashboard/handler.ts spreads them. */
+/** The dashboard's session routes (/docs "Dashboard session"); functions/dashboard/handler.ts spreads them. */
 export const sessionRoutes: Record<string, RouteHandler> = {
   'POST /dashboard/session': sessionRoute(async (request) => granted(await signIn(parseInput(signInSchema, request.body), client(request)), request.basePath)),
 

@@ -4,7 +4,7 @@ import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 import { createImport, createImportSchema, getImport, importOptionsQuerySchema, listImports, listImportsQuerySchema, startImport } from '../../shared/imports/jobs';
 
-/** Bulk contact imports and exports (README "Imports and exports"): jobs, queued for the workers. */
+/** Bulk contact imports and exports (/docs "Imports and exports"): jobs, queued for the workers. */
 export const handler = createHttpHandler({
   'POST /contacts/imports': async ({ projectId, body, rawBody, query }) => {
     if (rawBody) {

@@ -3,7 +3,7 @@ import { SESSION_ABSOLUTE_MS, formatRefreshCredential, type RefreshCredential } 
 
 /**
  * What the session routes need from the browser request: the CSRF checks, the refresh cookie,
- * and the dashboard's own URL for links in mail (README "Dashboard accounts").
+ * and the dashboard's own URL for links in mail (/docs "Dashboard session").
  */
 export const REFRESH_COOKIE = 'mw_refresh';
 export const CSRF_HEADER = 'x-mailwright-request';

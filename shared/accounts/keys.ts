@@ -1,7 +1,7 @@
 import { projectPartition } from '../projects/keys';
 
 /**
- * Table keys of dashboard accounts: built here and nowhere else (README "Dashboard accounts").
+ * Table keys of dashboard accounts: built here and nowhere else (/docs "Dashboard session").
  *
  * | item                | PK                       | SK                   | GSI1                                  |
  * |---------------------|--------------------------|----------------------|---------------------------------------|

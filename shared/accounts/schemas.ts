@@ -4,7 +4,7 @@ import { pageQueryEntries } from '../http/pagination';
 import { ONE_TIME_TOKEN_PATTERN } from './one-time-tokens';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords';
 
-/** Request schemas of the session, account, member and key routes (README "Dashboard accounts"). */
+/** Request schemas of the session, account, member and key routes (/docs "Dashboard session"). */
 const idString = (field: string) => v.pipe(v.string(`${field} must be a string`), v.nonEmpty(`${field} is required`), v.maxLength(64, `${field} must be at most 64 characters`));
 
 /** A password being checked: any length up to the maximum (old passwords may predate the rules). */

@@ -6,7 +6,7 @@ import { tableName } from '../db/table';
 import { accountKeys } from './keys';
 
 /**
- * Dashboard sessions (README "Dashboard accounts"): one item per signed-in browser, holding only
+ * Dashboard sessions (/docs "Dashboard session"): one item per signed-in browser, holding only
  * the SHA-256 of its refresh secret. A session ends after 7 days without a refresh or 30 days
  * after sign-in, whichever comes first, or when revoked (sign out, sign out everywhere, password
  * change or reset, removal from the project it is on). Every refresh replaces the secret.

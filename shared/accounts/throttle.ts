@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors';
 import { accountKeys } from './keys';
 
 /**
- * Sign-in throttling (README "Dashboard accounts"), per account (email) and per source address:
+ * Sign-in throttling (/docs "Dashboard session"), per account (email) and per source address:
  * failures count within a window that each failure extends; from `slowFrom` failures on, the
  * next attempt must wait one more second per failure (429 + Retry-After); at `lockAt` failures
  * the subject is locked for LOCK_MS. A success clears the account's count (not the address's).

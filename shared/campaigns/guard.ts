@@ -1,7 +1,7 @@
 import { ConfigError } from '../config/env';
 
 /**
- * The deliverability guard's rule (README "Campaigns"): a SENDING campaign is paused when its
+ * The deliverability guard's rule (/docs "Campaigns"): a SENDING campaign is paused when its
  * bounce rate is above `bounceRate` after at least `bounceMinSends` sends, or its complaint rate
  * above `complaintRate` after at least `complaintMinSends` — SES reviews an account from 5 %
  * bounces and 0.1 % complaints. Rates are of the campaign's sends (`sentCount`), counted since it

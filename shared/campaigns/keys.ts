@@ -13,7 +13,7 @@ import { projectPartition } from '../projects/keys';
  *
  * An engagement item exists once per contact who opened (clicked) a campaign: its conditional put
  * decides whether an open is the contact's first, for the unique counts. A parked item marks an
- * email of a PAUSED campaign the sender held back (README "Campaigns"): a partition per campaign,
+ * email of a PAUSED campaign the sender held back (/docs "Campaigns"): a partition per campaign,
  * so the resume reads exactly that campaign's held mail, page by page.
  */
 export const campaignKeys = {

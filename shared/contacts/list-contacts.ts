@@ -29,7 +29,7 @@ interface Plan {
 }
 
 /**
- * One Query per page, never a scan: each filter has an index (README "Access patterns").
+ * One Query per page, never a scan: each filter has an index (shared/db/README.md).
  * Newest first without `search`; in email order with it. `subscribed` with `search` is a
  * FilterExpression on the search index, so such a page may come back shorter than `limit`.
  * `total` is the counter of the project's contacts (of the `subscribed` filter when given).

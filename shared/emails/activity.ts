@@ -29,7 +29,7 @@ export interface EmailPage {
 }
 
 /**
- * GET /emails, newest first, one Query per page (README "Access patterns"):
+ * GET /emails, newest first, one Query per page (shared/db/README.md):
  * - with `email`: the recipient's references (`PROJECT#<pid>#EMAILS_TO#<address>`), `source` and
  *   `campaignId` as a FilterExpression on them, then one BatchGetItem of the page's records;
  *   `status` (it changes, so no key holds it) is applied to those records;

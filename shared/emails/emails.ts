@@ -8,8 +8,8 @@ import { countMetric, metricNames } from '../observability/metrics';
 import { emailKeys } from './keys';
 
 /**
- * An email record: one per recipient of a send, campaign or workflow step (DESIGN.md "Sending
- * semantics"). Status moves QUEUED → SENDING → SENT → DELIVERED | BOUNCED | COMPLAINED, or to
+ * An email record: one per recipient of a send, campaign or workflow step, so each recipient's
+ * outcome is recorded and counted on its own. Status moves QUEUED → SENDING → SENT → DELIVERED | BOUNCED | COMPLAINED, or to
  * FAILED | SUPPRESSED, or (campaign mail whose campaign was cancelled before it left) CANCELLED;
  * it never moves backwards, except that a claim given back returns SENDING → QUEUED (a retried
  * send; the mail of a PAUSED campaign, parked until it resumes).
@@ -72,7 +72,7 @@ export interface SendMessage {
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
- * Writes new email records, each with its recipient reference (README "Access patterns"), 25
+ * Writes new email records, each with its recipient reference (shared/db/README.md), 25
  * items per BatchWriteItem, then counts them on the project's email total.
  */
 export async function putEmails(records: EmailRecord[]): Promise<void> {

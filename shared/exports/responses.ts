@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { countSchema, idSchema, isoDateTimeSchema } from '../http/responses';
 
-/** An export job as the API shows it (README "Imports and exports"). */
+/** An export job as the API shows it (/docs "Imports and exports"). */
 export const exportResponseSchema = v.pipe(
   v.strictObject({
     id: idSchema,

@@ -81,7 +81,7 @@ async function* contactsToExport(projectId: string, filter: ExportFilter, deadli
   }
 }
 
-/** Newest first; by subscription through GSI3 (README "Access patterns"). */
+/** Newest first; by subscription through GSI3 (shared/db/README.md). */
 async function* contactPages(projectId: string, subscribed: boolean | undefined): AsyncGenerator<Contact[]> {
   const input: Omit<QueryCommandInput, 'TableName'> =
     subscribed === undefined

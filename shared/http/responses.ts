@@ -13,7 +13,7 @@ export const countSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** `{ success: true, data }` around any success body. */
 export const successEnvelope = <TData extends v.GenericSchema>(data: TData) => v.strictObject({ success: v.literal(true), data });
 
-/** A list page: `{ items, nextCursor, hasMore, total }` (README "Pagination"). */
+/** A list page: `{ items, nextCursor, hasMore, total }` (/docs "Requests and responses"). */
 export const pageSchema = <TItem extends v.GenericSchema>(item: TItem) =>
   v.strictObject({
     items: v.array(item),

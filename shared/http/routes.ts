@@ -3,7 +3,7 @@
  * the two cannot drift. Each function group is one Lambda: functions/<group>/handler.ts.
  */
 export type KeyKind = 'secret' | 'public';
-/** Who called: an API key of a kind, or a dashboard session's access token (README "Dashboard accounts"). */
+/** Who called: an API key of a kind, or a dashboard session's access token (/docs "Dashboard session"). */
 export type CallerKind = KeyKind | 'session';
 /** What a dashboard session may do on a route: any member, owners only, or nothing. */
 export type SessionAccess = 'member' | 'owner' | 'none';
@@ -72,7 +72,7 @@ export const routes: readonly Route[] = [
   { method: 'PATCH', path: '/contacts/{id}', group: 'contacts', keys: secret },
   { method: 'DELETE', path: '/contacts/{id}', group: 'contacts', keys: secret },
 
-  // Bulk imports and exports (README "Imports and exports"); static paths win over /contacts/{id}.
+  // Bulk imports and exports (/docs "Imports and exports"); static paths win over /contacts/{id}.
   { method: 'POST', path: '/contacts/imports', group: 'transfers', keys: secret, maxBodyBytes: SEND_MAX_BODY_BYTES, rawBodyTypes: ['text/csv'] },
   { method: 'GET', path: '/contacts/imports', group: 'transfers', keys: secret },
   { method: 'GET', path: '/contacts/imports/{id}', group: 'transfers', keys: secret },
@@ -99,7 +99,7 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/events', group: 'events', keys: secret },
   { method: 'GET', path: '/events/names', group: 'events', keys: secret },
 
-  // The activity log and the overview's figures (README "Emails and analytics"); read-only functions.
+  // The activity log and the overview's figures (/docs "Emails"); read-only functions.
   { method: 'GET', path: '/emails', group: 'emails', keys: secret },
   { method: 'GET', path: '/emails/{id}', group: 'emails', keys: secret },
   { method: 'GET', path: '/analytics', group: 'analytics', keys: secret },
@@ -111,16 +111,16 @@ export const routes: readonly Route[] = [
   { method: 'DELETE', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'GET', path: '/segments/{id}/contacts', group: 'segments', keys: secret },
 
-  // The API contract without a key (README "API contract"): the OpenAPI document and its reference page.
+  // The API contract without a key (/docs "API contract"): the OpenAPI document and its reference page.
   { method: 'GET', path: '/openapi.json', group: 'docs', keys: [], auth: 'none', cors: true },
   { method: 'GET', path: '/docs', group: 'docs', keys: [], auth: 'none' },
   { method: 'GET', path: '/docs/scalar.js', group: 'docs', keys: [], auth: 'none' },
 
-  // The web dashboard's files (README "Dashboard"): the app signs in and then calls the routes above.
+  // The web dashboard's files (functions/dashboard/README.md): the app signs in and then calls the routes above.
   { method: 'GET', path: '/dashboard', group: 'dashboard', keys: [], auth: 'none' },
   { method: 'GET', path: '/dashboard/{proxy+}', group: 'dashboard', keys: [], auth: 'none' },
 
-  // Outbound webhooks (README "Webhooks").
+  // Outbound webhooks (/docs "Webhooks").
   { method: 'POST', path: '/webhooks', group: 'webhooks', keys: secret, sessions: owner },
   { method: 'GET', path: '/webhooks', group: 'webhooks', keys: secret, sessions: owner },
   { method: 'GET', path: '/webhooks/{id}', group: 'webhooks', keys: secret, sessions: owner },
@@ -147,12 +147,12 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/campaigns/{id}/test', group: 'campaigns', keys: secret },
   { method: 'GET', path: '/campaigns/{id}/stats', group: 'campaigns', keys: secret },
 
-  // One-click unsubscribe links in marketing mail (README "Campaigns"): no key, the signed token is the credential.
+  // One-click unsubscribe links in marketing mail (/docs "Unsubscribe"): no key, the signed token is the credential.
   { method: 'GET', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none' },
   { method: 'POST', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none', rawBodyTypes: ['*/*'] },
   { method: 'POST', path: '/unsubscribe/{token}/resubscribe', group: 'unsubscribe', keys: [], auth: 'none', rawBodyTypes: ['*/*'] },
 
-  // Dashboard sessions (README "Dashboard accounts"): no authorizer; the function checks the
+  // Dashboard sessions (/docs "Dashboard session"): no authorizer; the function checks the
   // refresh cookie, that the request is same-origin and carries X-Mailwright-Request: 1.
   { method: 'POST', path: '/dashboard/session', group: 'dashboard', keys: [], auth: 'none' },
   { method: 'DELETE', path: '/dashboard/session', group: 'dashboard', keys: [], auth: 'none' },
@@ -177,7 +177,7 @@ export const routes: readonly Route[] = [
   { method: 'DELETE', path: '/members/invitations/{id}', group: 'members', keys: secret, sessions: owner },
   { method: 'GET', path: '/audit', group: 'members', keys: secret, sessions: owner },
 
-  // API keys (README "Dashboard accounts"), the same code as the admin CLI's key commands.
+  // API keys (/docs "API keys"), the same code as the admin CLI's key commands.
   { method: 'GET', path: '/keys', group: 'keys', keys: secret, sessions: owner },
   { method: 'POST', path: '/keys', group: 'keys', keys: secret, sessions: owner },
   { method: 'POST', path: '/keys/{id}/rotate', group: 'keys', keys: secret, sessions: owner },

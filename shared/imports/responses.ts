@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { countSchema, idSchema, isoDateTimeSchema } from '../http/responses';
 
-/** An import job as the API shows it (README "Imports and exports"). */
+/** An import job as the API shows it (/docs "Imports and exports"). */
 const importFields = {
   id: idSchema,
   status: v.picklist(['QUEUED', 'PROCESSING', 'COMPLETED', 'FAILED']),

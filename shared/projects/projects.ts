@@ -33,7 +33,7 @@ export interface ApiKeySummary {
   prefix: string;
   last4: string | null;
   createdAt: string;
-  /** Updated by the authorizer at most once a minute (README "Dashboard accounts"). */
+  /** Updated by the authorizer at most once a minute (/docs "API keys"). */
   lastUsedAt: string | null;
 }
 

@@ -19,7 +19,7 @@ import { toContact } from '../contacts/contacts';
 
 /**
  * The largest audience evaluated in one request. Measured against DynamoDB Local on a 2-core
- * machine (README "Segments"): about 4,500–5,000 contacts/s, so 80,000 takes about 16–18 s and
+ * machine (/docs "Segments"): about 4,500–5,000 contacts/s, so 80,000 takes about 16–18 s and
  * stays inside API Gateway's 29 s with room for the event-name reads; DynamoDB itself reads a
  * partition several times faster.
  */

@@ -5,7 +5,7 @@ import type { Contact } from '../contacts/contacts';
  * The segment filter language: its valibot schema (structure + typed semantics, with 422 paths
  * such as `filters.conditions[1].operator`) and a pure evaluator. Both the on-demand evaluation
  * and the stream consumer that keeps tracked memberships current evaluate contacts here and
- * nowhere else, so the two cannot disagree. README "Segments" documents the language.
+ * nowhere else, so the two cannot disagree. /docs "Segments" documents the language.
  */
 
 export const CONTACT_OPERATORS = [

@@ -45,7 +45,7 @@ interface StoredSegment extends Omit<Segment, 'memberCount' | 'membershipStatus'
 /**
  * Projects with at most this many contacts get a tracked segment built within the request that
  * creates it or changes its filters, so the response carries the final memberCount; larger ones
- * are built by the segment-builder function (README "Segments").
+ * are built by the segment-builder function (/docs "Segments").
  */
 export const inlineBuildMaxContacts = integerEnv('SEGMENT_INLINE_BUILD_MAX_CONTACTS', 1_000, { min: 0 });
 /** An inline build that takes longer hands the rest to the builder. */

@@ -7,8 +7,8 @@ import { normalizeAddress, suppressionKeys } from './keys';
 
 /**
  * A project's suppression list: addresses nothing is sent to any more (hard bounce, complaint,
- * or added by hand). DESIGN.md "Sending semantics": nothing reaches a suppressed address, whatever
- * the kind of mail.
+ * or added by hand). Nothing reaches a suppressed address, whatever the kind of mail: transactional
+ * mail too, unlike an unsubscribed contact's.
  */
 export type SuppressionReason = 'BOUNCE' | 'COMPLAINT' | 'MANUAL';
 

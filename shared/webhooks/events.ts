@@ -8,7 +8,7 @@ import type { StreamChange } from '../streams/handler';
 import { customEventKind } from './kinds';
 
 /**
- * What a webhook delivers: `{ type, timestamp, data }` (README "Webhooks"), with an id that is
+ * What a webhook delivers: `{ type, timestamp, data }` (/docs "Webhooks"), with an id that is
  * the same whenever the same happening is seen again (a retried stream batch), so its
  * deliveries — whose ids derive from it — are written once.
  */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { eventNameSchema } from '../events/schemas';
 
 /**
- * The event kinds an endpoint can subscribe to (README "Webhooks"): the service's contact events
+ * The event kinds an endpoint can subscribe to (/docs "Webhooks"): the service's contact events
  * (EVENT# items), contact changes (CONTACT# items) and project-level notifications
  * (NOTIFICATION# items); `*` for every kind; `event:<name>` for a custom tracked event.
  */

@@ -3,7 +3,7 @@ import { countSchema, idSchema, isoDateTimeSchema } from '../http/responses';
 import { statsMetrics } from '../stats/stats';
 import { EXECUTION_STATUSES, stepSchema, triggerSchema } from './schemas';
 
-/** The workflow as the API shows it (README "Workflows"). */
+/** The workflow as the API shows it (/docs "Workflows"). */
 const workflowFields = {
   id: idSchema,
   name: v.pipe(v.string(), v.examples(['Onboarding'])),

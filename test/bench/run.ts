@@ -9,7 +9,7 @@
  *
  * Environment: BENCH_CONCURRENCY (default 16), BENCH_SECONDS per timed run (default 10),
  * BENCH_WARMUP_SECONDS before each timed run (default 2), BENCH_SECTIONS (comma list of section
- * names, e.g. `sending,tracking`; default all: contacts, sending, tracking, segments).
+ * names, e.g. `sending,tracking`; default all of SECTIONS). What each section measures: test/bench/README.md.
  */
 import { cpus, loadavg } from 'node:os';
 import { startLocalStack, stopLocalStack, type LocalStack } from '../support/local-stack';

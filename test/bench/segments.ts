@@ -6,7 +6,7 @@
  * - memberCount latency of a tracked segment at 20 and at 20,000 members — target ratio ≤ 1.3;
  * - informational: the background build (segment-builder) of a tracked segment of 20,000 members.
  *
- * A Section for run.ts (add `segmentsSection` to its loadSections), and runnable alone:
+ * A Section for run.ts (its SECTIONS), and runnable alone:
  * `npx tsx test/bench/segments.ts` (starts and stops its own local stack).
  * Shared modules are imported lazily: the environment must point at the stack first.
  */

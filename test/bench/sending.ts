@@ -120,7 +120,7 @@ async function measureCallsPerSend(stack: LocalStack): Promise<CallCount> {
 
 /** What one transactional email costs in AWS calls, end to end: the figures of the README's "Cost" page. */
 async function printCallsPerEmail(stack: LocalStack, api: CallCount) {
-  heading('Calls per transactional email, end to end (in-process, real handlers): the figures of the README "Cost" page');
+  heading('Calls per transactional email, end to end (in-process, real handlers): the figures of infra/README.md "Cost model"');
   const email = await measureCallsPerEmail(stack.projectId);
   const rows: [string, string[]][] = [
     ['API: POST /v1/send, 1 recipient (key cached)', api.typical],

@@ -3,7 +3,7 @@ import { admin, api, stack, uniqueEmail, type ApiResponse } from './client';
 import { waitForEmails } from './mail-viewer';
 
 /**
- * Dashboard accounts against the local stack (README "Dashboard accounts"): users made with the
+ * Dashboard accounts against the local stack (/docs "Dashboard session"): users made with the
  * admin CLI, the session routes as the browser calls them (same Origin, X-Mailwright-Request: 1,
  * the mw_refresh cookie), access tokens on the API, keys, members and invitations.
  */

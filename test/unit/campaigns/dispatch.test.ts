@@ -93,7 +93,7 @@ describe('the campaign fan-out (campaign-dispatch)', () => {
     // The text part made from the HTML, with the same link
     expect(records[0]!.text).toBe(`Hi Reader 1\n\nUnsubscribe: ${link.slice(1, -1)}\n`);
     expect(queuedBodies(SEND_QUEUE_URL)).toEqual(records.map((record) => ({ projectId: P, emailId: record.id })));
-    // Each record's recipient reference in the same BatchWriteItem (README "Access patterns")
+    // Each record's recipient reference in the same BatchWriteItem (shared/db/README.md)
     expect(writtenItems().filter((item) => item.PK !== `PROJECT#${P}`)).toEqual(
       records.map((record) => ({ PK: `PROJECT#${P}#EMAILS_TO#${(record.to as { email: string }).email}`, SK: `EMAIL#${record.id}`, emailId: record.id, sourceType: 'campaign', sourceId: C })),
     );

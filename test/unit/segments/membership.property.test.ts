@@ -10,7 +10,7 @@ import { contactToReevaluate, decideMembership, ENTERED, EXITED, lastEventTimes,
  * stream consumer materialises (routing of table changes → decideMembership → entered/exited,
  * whose own event records are fed back into the stream) equals the on-demand evaluation (name
  * partitions → compiled filter over every contact). Time is fixed, as within-N-days conditions of
- * tracked segments are only re-evaluated on change (README "Segments").
+ * tracked segments are only re-evaluated on change (/docs "Segments").
  */
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const DAY = 86_400_000;
