@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SesEvent } from '../../shared/deliverability/ses-events';
+import type { SesEvent } from '../../shared/delivery/ses-events';
 import { freePort } from './ports';
 import type { SesFrontOptions } from './ses';
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { SesEvent } from '../../shared/deliverability/ses-events';
+import type { SesEvent } from '../../shared/delivery/ses-events';
+import { sesTagNames } from '../../shared/delivery/ses-tags';
 import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './ses-events';
 
 /**
@@ -112,7 +113,7 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
     if (isSend && upstream.status === 200) {
       const { MessageId } = JSON.parse(upstream.body.toString('utf8')) as { MessageId: string };
       const mail = sentMail(MessageId, JSON.parse(body.toString('utf8')));
-      const emailId = mail.tags.mw_email?.[0];
+      const emailId = mail.tags[sesTagNames.email]?.[0];
       arrivals.push({ at: receivedAt, messageId: MessageId, emailId });
       sent.set(MessageId, mail);
       if (emailId) sent.set(emailId, mail);

@@ -1,25 +1,21 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { NoSuchKey } from '@aws-sdk/client-s3';
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
-import { countDaily } from '../analytics/counters';
 import { documentClient } from '../aws/clients';
 import { integerEnv, requiredEnv } from '../config/env';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
-import { claimEmail, finishClaimItem, releaseEmail, type EmailRecord, type EmailStatus, type SendMessage } from '../emails/emails';
-import { transactWrite } from '../db/transactions';
-import { countEvents, eventWriteItems, newEvent } from '../events/events';
+import { recordSendEnd, type OutcomeListener } from '../delivery/outcomes';
+import { claimEmail, releaseEmail, type EmailRecord, type SendMessage } from '../emails/emails';
 import { logger } from '../observability/logger';
 import { countMetric, metricNames, timeMetric } from '../observability/metrics';
 import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
-import { countOutcome } from '../stats/stats';
 import { isSuppressed } from '../suppression/suppression';
 import { acquireSendSlot, admitSend, type SendLane } from './pacer';
-import { parkCampaignEmail, queuedMailFate, recentQueuedMailFate, settleCampaignEmail } from '../campaigns/progress';
+import { parkCampaignEmail, queuedMailFate, recentQueuedMailFate } from '../campaigns/progress';
 import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, sesClient, type AttachmentContent } from './ses';
 
 /** Configuration, read once at cold start. */
@@ -46,11 +42,15 @@ export const sendMessageSchema = v.object({
 
 export const parseSendMessage = (body: unknown): SendMessage => v.parse(sendMessageSchema, body);
 
-/** The send queue's consumer (transactional and workflow mail). */
-export const processSendMessage = (message: SendMessage, record?: SQSRecord) => processEmail(message, record, 'transactional');
-
-/** The campaign send queue's consumer: the same sending, in the pacer's campaign lane (transactional mail goes first). */
-export const processCampaignSendMessage = (message: SendMessage, record?: SQSRecord) => processEmail(message, record, 'campaign');
+/**
+ * A send queue's consumer, which tells every outcome it records to `outcomeListeners`: in the
+ * pacer's transactional lane for the send queue (transactional and workflow mail), in its campaign
+ * lane for the campaign send queue (transactional mail goes first).
+ */
+export const sendMessageProcessor =
+  (lane: SendLane, outcomeListeners: readonly OutcomeListener[]) =>
+  (message: SendMessage, record?: SQSRecord): Promise<void> =>
+    processEmail(message, record, lane, outcomeListeners);
 
 /**
  * Sends one email record, at most once per claim (DESIGN.md "Sending semantics"):
@@ -61,7 +61,7 @@ export const processCampaignSendMessage = (message: SendMessage, record?: SQSRec
  * SES throttling or trouble: the claim is released and the message retried after a backoff
  * (RetryLater); SES rejection: FAILED + `email.failed`, not retried.
  */
-async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane): Promise<void> {
+async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane, listeners: readonly OutcomeListener[]): Promise<void> {
   const log = { projectId: message.projectId, emailId: message.emailId };
   const claim = await claimEmail(message.projectId, message.emailId, LEASE_MS);
   if (claim.status === 'held') throw new RetryLater(Math.max(1, Math.ceil((claim.leaseUntil - Date.now()) / 1000) + 1), 'Another sender holds the email; back after its lease');
@@ -74,23 +74,23 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
   let attachments: AttachmentContent[];
   try {
     // Mail of a campaign cancelled or paused before its turn is held first: no contact or suppression read, no pacer slot (the look is a hint; the hold reads again).
-    if (email.source.type === 'campaign' && (await recentQueuedMailFate(email.projectId, email.source.id!)) !== 'send' && (await holdCampaignMail(email))) return;
+    if (email.source.type === 'campaign' && (await recentQueuedMailFate(email.projectId, email.source.id!)) !== 'send' && (await holdCampaignMail(email, listeners))) return;
     const blocked = await blockReason(email);
     if (blocked) {
-      await finish(email, 'SUPPRESSED', { failureReason: blocked }, 'email.suppressed', { reason: blocked });
+      await recordSendEnd(email, { status: 'SUPPRESSED', fields: { failureReason: blocked }, event: 'email.suppressed', data: { reason: blocked } }, listeners);
       logger.info('Email suppressed', { ...log, reason: blocked });
       return;
     }
     const loaded = await loadAttachments(email);
     if (!loaded) {
-      await finish(email, 'FAILED', { failureReason: 'ATTACHMENT_MISSING' }, 'email.failed', { reason: 'ATTACHMENT_MISSING' });
+      await recordSendEnd(email, { status: 'FAILED', fields: { failureReason: 'ATTACHMENT_MISSING' }, event: 'email.failed', data: { reason: 'ATTACHMENT_MISSING' } }, listeners);
       logger.error('Attachment missing from the payload bucket; email failed', log);
       return;
     }
     attachments = loaded;
     await acquireSendSlot(config.ratePerSecond, Date.now, lane);
     // Checked at the last moment: mail of a campaign cancelled or paused while this waited never leaves.
-    if (email.source.type === 'campaign' && (await holdCampaignMail(email))) return;
+    if (email.source.type === 'campaign' && (await holdCampaignMail(email, listeners))) return;
   } catch (error) {
     await releaseEmail(email.projectId, email.id);
     throw error;
@@ -104,7 +104,7 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
     const verdict = classifySesError(error);
     if (isSesThrottle(error)) countMetric(metricNames.sesThrottles);
     if (verdict.action === 'reject') {
-      await finish(email, 'FAILED', { failureReason: verdict.reason }, 'email.failed', { reason: verdict.reason });
+      await recordSendEnd(email, { status: 'FAILED', fields: { failureReason: verdict.reason }, event: 'email.failed', data: { reason: verdict.reason } }, listeners);
       logger.warn('SES rejected the email; failed for good', { ...log, reason: verdict.reason });
       return;
     }
@@ -113,7 +113,7 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
   }
 
   timeMetric(metricNames.sendLatency, Date.now() - Date.parse(email.createdAt), { source: email.source.type });
-  await recordSent(email, sesMessageId);
+  await recordSent(email, sesMessageId, listeners);
 }
 
 /** Park attempts before the message is retried: the campaign's status changed under each one. */
@@ -125,13 +125,13 @@ const PARK_ATTEMPTS = 3;
  * queues it again, and its message is done (not retried towards the DLQ). A park that finds the
  * campaign no longer PAUSED reads the status again. Returns whether the email was held back.
  */
-async function holdCampaignMail(email: EmailRecord): Promise<boolean> {
+async function holdCampaignMail(email: EmailRecord, listeners: readonly OutcomeListener[]): Promise<boolean> {
   const log = { projectId: email.projectId, emailId: email.id, campaignId: email.source.id };
   for (let attempt = 1; attempt <= PARK_ATTEMPTS; attempt++) {
     const fate = await queuedMailFate(email.projectId, email.source.id!);
     if (fate === 'send') return false;
     if (fate === 'cancel') {
-      await finish(email, 'CANCELLED', { failureReason: 'CAMPAIGN_CANCELLED' }, 'email.cancelled', { reason: 'CAMPAIGN_CANCELLED' });
+      await recordSendEnd(email, { status: 'CANCELLED', fields: { failureReason: 'CAMPAIGN_CANCELLED' }, event: 'email.cancelled', data: { reason: 'CAMPAIGN_CANCELLED' } }, listeners);
       logger.info('Campaign cancelled; email not sent', log);
       return true;
     }
@@ -189,35 +189,16 @@ async function loadAttachments(email: EmailRecord): Promise<AttachmentContent[] 
   }
 }
 
-/** Ends the claim with `status` and records the event, in one transaction; then counts them. */
-async function finish(email: EmailRecord, status: EmailStatus, fields: Record<string, unknown>, eventName: string, properties: Record<string, unknown>): Promise<void> {
-  const event = newEvent({
-    name: eventName,
-    contactId: email.contactId,
-    emailId: email.id,
-    data: { ...properties, subject: email.subject, source: email.source },
-  });
-  try {
-    await transactWrite([finishClaimItem(email.projectId, email.id, status, fields), ...eventWriteItems(email.projectId, event)]);
-    await Promise.all([countEvents(email.projectId, [event]), ...(status === 'SENT' ? [countOutcome(email, 'sent'), countDaily(email.projectId, [{ metric: 'sent', at: event.createdAt }])] : [])]);
-    if (status === 'FAILED') countMetric(metricNames.emailsFailed, { source: email.source.type });
-    if (email.source.type === 'campaign') await settleCampaignEmail(email, status);
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });
-  }
-}
-
 /**
  * After SES accepted the mail, the record must say so — but the message must not be retried for
  * it: a redelivery would claim the email again once its lease ends and send it twice. So the
  * write is retried here, and if DynamoDB still refuses, the error is logged (with the SES message
  * id) and the message is done: the email stays SENDING rather than going out twice.
  */
-async function recordSent(email: EmailRecord, sesMessageId: string): Promise<void> {
+async function recordSent(email: EmailRecord, sesMessageId: string, listeners: readonly OutcomeListener[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await finish(email, 'SENT', { sesMessageId, sentAt: new Date().toISOString() }, 'email.sent', { sesMessageId });
+      await recordSendEnd(email, { status: 'SENT', fields: { sesMessageId, sentAt: new Date().toISOString() }, event: 'email.sent', data: { sesMessageId } }, listeners);
       return;
     } catch (error) {
       if (attempt >= RECORD_ATTEMPTS) {
@@ -227,11 +208,4 @@ async function recordSent(email: EmailRecord, sesMessageId: string): Promise<voi
       await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
     }
   }
-}
-
-function isConditionFailure(error: unknown): boolean {
-  if (error instanceof TransactionCanceledException || (error as Error)?.name === 'TransactionCanceledException') {
-    return ((error as TransactionCanceledException).CancellationReasons ?? []).some((reason) => reason.Code === 'ConditionalCheckFailed');
-  }
-  return (error as Error)?.name === 'ConditionalCheckFailedException';
 }

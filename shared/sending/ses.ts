@@ -1,4 +1,5 @@
 import { SESv2Client, type SendEmailCommandInput } from '@aws-sdk/client-sesv2';
+import { sesTagNames } from '../delivery/ses-tags';
 import type { EmailAddress, EmailRecord } from '../emails/emails';
 import { traced } from '../observability/tracer';
 import { plainTextOf } from '../templates/plain-text';
@@ -35,9 +36,6 @@ export interface AttachmentContent {
   content: Uint8Array;
 }
 
-/** Tags on every message: the SES events handler finds the email record by them. */
-export const emailTagNames = { project: 'mw_project', email: 'mw_email', source: 'mw_source' } as const;
-
 export function buildSendEmailInput(record: EmailRecord, attachments: AttachmentContent[], configurationSetName: string): SendEmailCommandInput {
   return {
     FromEmailAddress: formatAddress(record.from),
@@ -62,9 +60,9 @@ export function buildSendEmailInput(record: EmailRecord, attachments: Attachment
       },
     },
     EmailTags: [
-      { Name: emailTagNames.project, Value: record.projectId },
-      { Name: emailTagNames.email, Value: record.id },
-      { Name: emailTagNames.source, Value: record.source.type },
+      { Name: sesTagNames.project, Value: record.projectId },
+      { Name: sesTagNames.email, Value: record.id },
+      { Name: sesTagNames.source, Value: record.source.type },
     ],
     ConfigurationSetName: configurationSetName,
   };

@@ -13,7 +13,8 @@ import type { EventBridgeEvent, SQSEvent } from 'aws-lambda';
 import { handler as senderHandler } from '../../functions/sender/handler';
 import { handler as sesEventsHandler } from '../../functions/ses-events/handler';
 import { dynamoDb } from '../../shared/aws/clients';
-import type { SesEventDetail } from '../../shared/deliverability/ses-events';
+import type { SesEventDetail } from '../../shared/delivery/ses-events';
+import { sesTagNames } from '../../shared/delivery/ses-tags';
 import { putEmails, type EmailRecord } from '../../shared/emails/emails';
 import { sesClient } from '../../shared/sending/ses';
 import { recordCommands } from './dynamo';
@@ -79,7 +80,7 @@ function sesEvent(email: EmailRecord, eventType: 'Send' | 'Delivery', messageId:
     'detail-type': eventType === 'Send' ? 'Email Sent' : 'Email Delivered',
     detail: {
       eventType,
-      mail: { messageId, timestamp, tags: { mw_project: [email.projectId], mw_email: [email.id], mw_source: ['transactional'] } },
+      mail: { messageId, timestamp, tags: { [sesTagNames.project]: [email.projectId], [sesTagNames.email]: [email.id], [sesTagNames.source]: ['transactional'] } },
       ...(eventType === 'Delivery' ? { delivery: { timestamp, smtpResponse: '250 OK' } } : {}),
     } as SesEventDetail,
   };

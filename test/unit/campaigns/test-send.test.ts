@@ -3,6 +3,7 @@ import { MessageRejected, SendEmailCommand, SESv2Client } from '@aws-sdk/client-
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { sendTestEmails } from '../../../shared/campaigns/test-send';
+import { sesTagNames } from '../../../shared/delivery/ses-tags';
 import { resetPacerMemory } from '../../../shared/sending/pacer';
 import { C, P, campaignKey, startedCampaignItem } from './fixtures';
 
@@ -45,7 +46,7 @@ describe('POST /campaigns/{id}/test: test sends are email records of source test
     expect(dayUpdates()).toEqual([
       { TableName: TABLE, Key: { PK: `PROJECT#${P}`, SK: `ANALYTICS_DAY#${sentAt.slice(0, 10)}` }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' }, ExpressionAttributeValues: { ':a0': 1 } },
     ]);
-    expect(ses.commandCalls(SendEmailCommand)[0]!.args[0].input.EmailTags).toEqual(expect.arrayContaining([{ Name: 'mw_source', Value: 'test' }, { Name: 'mw_email', Value: stored!.id }]));
+    expect(ses.commandCalls(SendEmailCommand)[0]!.args[0].input.EmailTags).toEqual(expect.arrayContaining([{ Name: sesTagNames.source, Value: 'test' }, { Name: sesTagNames.email, Value: stored!.id }]));
     expect(result).toEqual({ emails: [{ email: 'me@acme.test', messageId: 'ses-test-1' }] });
   });
 

@@ -7,6 +7,7 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../functions/sender/handler';
+import { sesTagNames } from '../../../shared/delivery/ses-tags';
 import type { EmailRecord } from '../../../shared/emails/emails';
 import { resetPacerMemory } from '../../../shared/sending/pacer';
 import { retryDelaySeconds } from '../../../shared/sending/sender';
@@ -127,9 +128,9 @@ describe('sender', () => {
         },
       },
       EmailTags: [
-        { Name: 'mw_project', Value: 'P1' },
-        { Name: 'mw_email', Value: 'E1' },
-        { Name: 'mw_source', Value: 'transactional' },
+        { Name: sesTagNames.project, Value: 'P1' },
+        { Name: sesTagNames.email, Value: 'E1' },
+        { Name: sesTagNames.source, Value: 'transactional' },
       ],
       ConfigurationSetName: 'mailwright-test',
     });

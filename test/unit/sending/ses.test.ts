@@ -9,6 +9,7 @@ import {
   SendingPausedException,
   TooManyRequestsException,
 } from '@aws-sdk/client-sesv2';
+import { sesTagNames } from '../../../shared/delivery/ses-tags';
 import type { EmailRecord } from '../../../shared/emails/emails';
 import { buildSendEmailInput, classifySesError, formatAddress } from '../../../shared/sending/ses';
 
@@ -53,9 +54,9 @@ describe('buildSendEmailInput', () => {
         },
       },
       EmailTags: [
-        { Name: 'mw_project', Value: 'P1' },
-        { Name: 'mw_email', Value: 'E1' },
-        { Name: 'mw_source', Value: 'campaign' },
+        { Name: sesTagNames.project, Value: 'P1' },
+        { Name: sesTagNames.email, Value: 'E1' },
+        { Name: sesTagNames.source, Value: 'campaign' },
       ],
       ConfigurationSetName: 'mailwright-test',
     });

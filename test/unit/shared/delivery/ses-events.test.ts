@@ -3,10 +3,12 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { decodeTime } from 'ulid';
-import { applySesEvent, interpret, type SesEvent } from '../../../shared/deliverability/ses-events';
+import { interpret, sesEventApplier, type SesEvent } from '../../../../shared/delivery/ses-events';
 
 const fixture = (name: string): SesEvent => JSON.parse(readFileSync(`test/fixtures/ses-events/${name}.json`, 'utf8'));
 const ddb = mockClient(DynamoDBDocumentClient);
+/** Transactional mail: no listener reacts (the campaign listener has its own tests). */
+const applySesEvent = sesEventApplier([]);
 
 const PROJECT = '01JPROJECT0000000000000000';
 const EMAIL = '01JEMAIL00000000000000000A';

@@ -1,0 +1,94 @@
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { campaignOutcomeListener } from '../../../../shared/campaigns/outcome-listener';
+import type { Outcome } from '../../../../shared/delivery/outcomes';
+import type { EmailRecord } from '../../../../shared/emails/emails';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+
+const C = '01HZY3K8Q2V9J6M4T7W5X0C1AB';
+const campaignKey = { PK: 'PROJECT#P1', SK: `CAMPAIGN#${C}` };
+const statsKey = { PK: 'PROJECT#P1', SK: `STATS#campaign#${C}` };
+const campaignEmail: EmailRecord = {
+  id: 'E1',
+  projectId: 'P1',
+  contactId: 'K1',
+  to: { email: 'jane@example.com' },
+  from: { email: 'news@acme.test' },
+  replyTo: [],
+  subject: 'November',
+  html: '<p>Hi</p>',
+  headers: [],
+  attachments: [],
+  source: { type: 'campaign', id: C },
+  marketing: true,
+  status: 'SENT',
+  createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:01.000Z',
+};
+const outcome = (fields: Partial<Outcome>): Outcome => ({ email: campaignEmail, events: [], metrics: [], daily: [], ...fields });
+
+/** Every DynamoDB call the listener made, in order, as command and key. */
+const calls = () => ddb.calls().map((call) => {
+  const input = call.args[0].input as { Key?: Record<string, string>; Item?: Record<string, string> };
+  return `${call.args[0].constructor.name} ${(input.Key ?? input.Item)!.SK}`;
+});
+
+describe('campaignOutcomeListener', () => {
+  beforeEach(() => {
+    ddb.reset();
+    ddb.on(UpdateCommand).resolves({});
+    ddb.on(PutCommand).resolves({});
+    // The campaign is still waiting for most of its mail, and not SENDING any more: nothing completes or pauses
+    ddb.on(GetCommand, { Key: statsKey }).resolves({ Item: { ...statsKey, recipients: 10, settled: 3 } });
+    ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { ...campaignKey, status: 'PAUSED' } });
+  });
+
+  it('leaves mail of other sources alone', async () => {
+    // Act
+    await campaignOutcomeListener(outcome({ email: { ...campaignEmail, source: { type: 'transactional' } }, metrics: ['bounced'], settles: 'FAILED' }));
+
+    // Assess
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('settles an email the sender ended, counting its final status, then checks whether the campaign is complete', async () => {
+    // Act
+    await campaignOutcomeListener(outcome({ settles: 'SUPPRESSED' }));
+
+    // Assess
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      expect.objectContaining({ Key: statsKey, UpdateExpression: 'ADD #a0 :a0, #a1 :a1', ExpressionAttributeNames: { '#a0': 'settled', '#a1': 'suppressed' } }),
+    ]);
+    expect(calls()).toEqual([`UpdateCommand STATS#campaign#${C}`, `GetCommand STATS#campaign#${C}`]);
+  });
+
+  it('counts the first open of a contact as a unique open, by a conditional put of its engagement item', async () => {
+    // Act
+    await campaignOutcomeListener(outcome({ metrics: ['opened'] }));
+
+    // Assess
+    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input).toMatchObject({ Item: { SK: `CAMPAIGN_ENGAGED#${C}#opened#K1` }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input).toMatchObject({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'uniqueOpened' } });
+  });
+
+  it('runs the deliverability guard after a bounce or a complaint, once the email is settled', async () => {
+    // Act: a bounce that overtook the sender settles the email as SENT
+    await campaignOutcomeListener(outcome({ metrics: ['sent', 'bounced'], settles: 'SENT' }));
+    const afterBounce = calls();
+    ddb.resetHistory();
+    await campaignOutcomeListener(outcome({ metrics: ['complained'] }));
+
+    // Assess: settle (count, completion read), then the guard's read of the campaign
+    expect(afterBounce).toEqual([`UpdateCommand STATS#campaign#${C}`, `GetCommand STATS#campaign#${C}`, `GetCommand CAMPAIGN#${C}`]);
+    expect(calls()).toEqual([`GetCommand CAMPAIGN#${C}`]);
+  });
+
+  it('does nothing for a delivery, which neither settles nor engages', async () => {
+    // Act
+    await campaignOutcomeListener(outcome({ metrics: ['delivered'] }));
+
+    // Assess
+    expect(ddb.calls()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,185 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { recordOutcome, recordSendEnd, type Outcome, type OutcomeListener } from '../../../../shared/delivery/outcomes';
+import { finishClaimItem, type EmailRecord } from '../../../../shared/emails/emails';
+import { newEvent } from '../../../../shared/events/events';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+
+/** Contact ids are ULIDs (anything else is not found). */
+const CONTACT = '01JD0000000000000000000000';
+
+const email: EmailRecord = {
+  id: 'E1',
+  projectId: 'P1',
+  contactId: CONTACT,
+  to: { email: 'jane@example.com' },
+  from: { email: 'news@acme.test' },
+  replyTo: [],
+  subject: 'Hello',
+  html: '<p>Hello</p>',
+  headers: [],
+  attachments: [],
+  source: { type: 'transactional' },
+  marketing: false,
+  status: 'SENDING',
+  createdAt: '2026-11-22T10:00:00.000Z',
+  updatedAt: '2026-11-22T10:00:01.000Z',
+};
+const emailKey = { PK: 'PROJECT#P1', SK: 'EMAIL#E1' };
+const contactKey = { PK: 'PROJECT#P1', SK: `CONTACT#${CONTACT}` };
+const refused = () => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] });
+
+const delivered = newEvent({ name: 'email.delivered', contactId: CONTACT, emailId: 'E1', data: {} }, new Date('2026-11-22T10:00:02.000Z'), 'eb-1');
+const sent = newEvent({ name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: {} }, new Date('2026-11-22T10:00:01.000Z'), 'eb-1#sent');
+
+const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+const counterUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key?.SK !== 'EMAIL#E1' && input.Key?.SK !== `CONTACT#${CONTACT}`);
+const counterKeys = () => counterUpdates().map((input) => input.Key!.SK);
+
+/** A listener that notes what it was told, and when (how many counter writes had been made by then). */
+function noting(name: string, heard: string[]): OutcomeListener {
+  return async (outcome) => {
+    heard.push(`${name}: ${outcome.events.map((event) => event.name).join(', ')} after ${counterUpdates().length} counter writes`);
+  };
+}
+
+describe('recordOutcome', () => {
+  beforeEach(() => {
+    ddb.reset();
+    ddb.on(PutCommand).resolves({});
+    ddb.on(UpdateCommand).resolves({});
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(GetCommand, { Key: contactKey }).resolves({ Item: { contactId: CONTACT, email: 'jane@example.com', subscribed: true, data: {}, createdAt: 'c', updatedAt: 'u' } });
+  });
+
+  it('writes the status move, the events and the suppression in one transaction, in that order, then counts them and tells the listeners in turn', async () => {
+    // Prepare
+    const heard: string[] = [];
+    const outcome: Outcome = {
+      email,
+      transition: finishClaimItem('P1', 'E1', 'BOUNCED', { failureReason: 'Permanent' }),
+      events: [sent, delivered],
+      suppress: 'BOUNCE',
+      metrics: ['sent', 'bounced'],
+      daily: [
+        { metric: 'sent', at: sent.createdAt },
+        { metric: 'bounced', at: delivered.createdAt },
+      ],
+    };
+
+    // Act
+    const recorded = await recordOutcome(outcome, [noting('first', heard), noting('second', heard)]);
+
+    // Assess
+    expect(recorded).toBe(true);
+    const written = transactions().find((items) => items.some((item) => String(item.Put?.Item?.SK).startsWith('EVENT#')))!;
+    expect(written.map((item) => item.Update?.Key?.SK ?? item.Put?.Item?.SK)).toEqual(['EMAIL#E1', `EVENT#${sent.id}`, `EVENT#${delivered.id}`, 'SUPPRESSED#jane@example.com']);
+    expect(transactions().find((items) => items[0]!.Put?.Item?.SK === `CONTACT#${CONTACT}`)![0]!.Put!.Item).toMatchObject({ subscribed: false });
+    expect(counterUpdates()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'EVENT_NAME#email.sent' } }),
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'EVENT_NAME#email.delivered' } }),
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'COUNTER#EVENTS' }, ExpressionAttributeValues: { ':a0': 2 } }),
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'sent', '#a1': 'bounced' } }),
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'ANALYTICS_DAY#2026-11-22' }, ExpressionAttributeNames: { '#a0': 'sent', '#a1': 'bounced' } }),
+      ]),
+    );
+    expect(heard).toEqual(['first: email.sent, email.delivered after 5 counter writes', 'second: email.sent, email.delivered after 5 counter writes']);
+  });
+
+  it('writes a lone event as one conditional PutItem, without a transaction', async () => {
+    // Act
+    await recordOutcome({ email, events: [delivered], metrics: ['delivered'], daily: [{ metric: 'delivered', at: delivered.createdAt }] }, []);
+
+    // Assess
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input).toMatchObject({ Item: { name: 'email.delivered', eventId: delivered.id }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(counterKeys()).toEqual(expect.arrayContaining(['EVENT_NAME#email.delivered', 'COUNTER#EVENTS', 'STATS#transactional', 'ANALYTICS_DAY#2026-11-22']));
+  });
+
+  it('counts nothing and tells no listener when the write is refused (a replay, or someone else recorded it)', async () => {
+    // Prepare
+    const heard: string[] = [];
+    ddb.on(TransactWriteCommand).rejects(refused());
+
+    // Act
+    const recorded = await recordOutcome(
+      { email, transition: finishClaimItem('P1', 'E1', 'SENT', {}), events: [sent], metrics: ['sent'], daily: [{ metric: 'sent', at: sent.createdAt }], settles: 'SENT' },
+      [noting('listener', heard)],
+    );
+
+    // Assess
+    expect(recorded).toBe(false);
+    expect(counterUpdates()).toEqual([]);
+    expect(heard).toEqual([]);
+  });
+
+  it('adds no stats for an outcome without metrics, and no day counter for one without days', async () => {
+    // Act
+    await recordOutcome({ email, transition: finishClaimItem('P1', 'E1', 'SUPPRESSED', {}), events: [sent], metrics: [], daily: [], settles: 'SUPPRESSED' }, []);
+
+    // Assess
+    expect(counterKeys().sort()).toEqual(['COUNTER#EVENTS', 'EVENT_NAME#email.sent']);
+  });
+
+  it('throws when DynamoDB fails, before anything is counted or told', async () => {
+    // Prepare
+    const heard: string[] = [];
+    ddb.on(PutCommand).rejects(new Error('service unavailable'));
+
+    // Act / Assess
+    await expect(recordOutcome({ email, events: [delivered], metrics: ['delivered'], daily: [] }, [noting('listener', heard)])).rejects.toThrow('service unavailable');
+    expect(counterUpdates()).toEqual([]);
+    expect(heard).toEqual([]);
+  });
+});
+
+describe('recordSendEnd', () => {
+  beforeEach(() => {
+    ddb.reset();
+    ddb.on(UpdateCommand).resolves({});
+    ddb.on(TransactWriteCommand).resolves({});
+  });
+
+  it('ends the claim with SENT and email.sent in one transaction, counts sent for the source and the day, and settles the email with the listeners', async () => {
+    // Prepare
+    const told: Outcome[] = [];
+
+    // Act
+    await recordSendEnd(email, { status: 'SENT', fields: { sesMessageId: 'ses-1' }, event: 'email.sent', data: { sesMessageId: 'ses-1' } }, [async (outcome) => void told.push(outcome)]);
+
+    // Assess
+    const [items] = transactions();
+    expect(items![0]!.Update).toMatchObject({ Key: emailKey, ConditionExpression: '#status = :sending', ExpressionAttributeValues: expect.objectContaining({ ':status': 'SENT', ':f0': 'ses-1' }) });
+    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } } });
+    const day = (items![1]!.Put!.Item!.createdAt as string).slice(0, 10);
+    expect(counterKeys()).toEqual(expect.arrayContaining(['EVENT_NAME#email.sent', 'COUNTER#EVENTS', 'STATS#transactional', `ANALYTICS_DAY#${day}`]));
+    expect(told.map((outcome) => [outcome.settles, outcome.metrics])).toEqual([['SENT', ['sent']]]);
+  });
+
+  it('counts only the event of an email that ends without going out, and settles it with its status', async () => {
+    // Prepare
+    const told: Outcome[] = [];
+
+    // Act
+    await recordSendEnd(email, { status: 'FAILED', fields: { failureReason: 'ATTACHMENT_MISSING' }, event: 'email.failed', data: { reason: 'ATTACHMENT_MISSING' } }, [async (outcome) => void told.push(outcome)]);
+
+    // Assess
+    expect(transactions()[0]![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'FAILED', ':f0': 'ATTACHMENT_MISSING' });
+    expect(counterKeys().sort()).toEqual(['COUNTER#EVENTS', 'EVENT_NAME#email.failed']);
+    expect(told.map((outcome) => [outcome.settles, outcome.metrics])).toEqual([['FAILED', []]]);
+  });
+
+  it('leaves an email someone else finished as it is: no error, nothing counted, no listener told', async () => {
+    // Prepare
+    const told: Outcome[] = [];
+    ddb.on(TransactWriteCommand).rejects(refused());
+
+    // Act / Assess
+    await expect(recordSendEnd(email, { status: 'SENT', fields: {}, event: 'email.sent', data: {} }, [async (outcome) => void told.push(outcome)])).resolves.toBeUndefined();
+    expect(counterUpdates()).toEqual([]);
+    expect(told).toEqual([]);
+  });
+});
