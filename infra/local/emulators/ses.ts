@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { SesEvent } from '../../shared/deliverability/ses-events';
+import type { SesEvent } from '../../../shared/deliverability/ses-events';
 import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './ses-events';
 
 /**
