@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { ACCOUNT, REGION, resourcesOfType, type CfnTemplate } from '../template/cloud-assembly';
-import { matchesPattern, type EventPattern } from './event-pattern';
+import { matchesPattern, type EventPattern } from '../lambda/event-sources/event-pattern';
 import type { Resolve } from '../template/intrinsics';
 import type { LambdaPermissions } from '../lambda/permissions';
 import type { FunctionRunner } from '../lambda/runner';

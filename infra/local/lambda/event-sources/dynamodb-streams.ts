@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from '../../template/cloud-assembly';
-import { matchesPattern, type EventPattern } from '../../emulators/event-pattern';
+import { matchesPattern, type EventPattern } from './event-pattern';
 import type { Resolve } from '../../template/intrinsics';
 import type { FunctionRunner } from '../runner';
 

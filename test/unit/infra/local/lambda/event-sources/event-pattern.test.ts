@@ -1,4 +1,4 @@
-import { matchesPattern } from '../../../../../infra/local/emulators/event-pattern';
+import { matchesPattern } from '../../../../../../infra/local/lambda/event-sources/event-pattern';
 
 describe('event patterns (EventBridge rules and Lambda filter criteria)', () => {
   const sesRule = { source: ['aws.ses'], 'detail-type': ['Email Delivered', 'Email Bounced'], detail: { mail: { tags: { 'ses:configuration-set': ['mailwright'] } } } };
