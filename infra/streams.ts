@@ -1,6 +1,7 @@
 /**
  * Consumers of the table's stream, read by the CDK stack (DynamoEventSource); the local stack
- * reads the mappings the stack makes of them from the synthesized template (infra/local/streams.ts).
+ * reads the mappings the stack makes of them from the synthesized template
+ * (infra/local/lambda/event-sources/dynamodb-streams.ts).
  */
 export interface StreamConsumerSpec {
   /** The function group: functions/<group>/handler.ts. */

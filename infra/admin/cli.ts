@@ -4,7 +4,7 @@
  * AWS_REGION in the environment, with the usual AWS credentials).
  */
 import { parseArgs } from 'node:util';
-import { localAwsEnvironment, localSettings } from '../local/environment';
+import { localAwsEnvironment, localSettings } from '../local/settings';
 
 const usage = `Usage: npm run admin -- <command> [flags]
 

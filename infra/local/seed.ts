@@ -3,7 +3,7 @@ import type { KeyKind } from '../../shared/http/routes';
 import { parseAuthorizationHeader } from '../../shared/projects/api-keys';
 import { putVerifiedDomain } from '../../shared/domains/domains';
 import { createProject, findApiKey, getProject, rotateApiKey, type CreatedProject } from '../../shared/projects/projects';
-import { StartupError } from './emulators';
+import { StartupError } from './emulators/servers';
 
 /**
  * Seeds the local project once and keeps its keys in the data folder (only hashes are in the

@@ -5,7 +5,7 @@
  * environment and its role's credentials (IAM enforced by infra/local/iam/), the table, queues and
  * buckets on DynamoDB Local, local SQS and local S3, the API's routes and authorizer, the event
  * source mappings, the EventBridge rules and the SES events; the Scheduler and SES are emulated
- * (infra/local/scheduler.ts, ses.ts). `--fresh` starts from empty data; `--in-memory` keeps
+ * (infra/local/emulators/). `--fresh` starts from empty data; `--in-memory` keeps
  * DynamoDB's data in memory (tests and benchmarks); `--no-watch` does not rebuild functions when
  * their source changes. Ctrl-C stops everything.
  */
@@ -17,25 +17,25 @@ import type { Server } from 'node:http';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { ACCOUNT, REGION, readCloudAssembly, type CloudAssembly } from './cloud-assembly';
-import { principalsOf, roleCredentials } from './credentials';
+import { assertJava17, assertPortsFree, startDynamoDb, startS3, startSes, startSqs, StartupError, type Stop } from './emulators/servers';
+import { apiDefinition, createLocalGateway } from './emulators/api-gateway';
+import { createEventBus, type BusEvent } from './emulators/event-bus';
+import { principalsOf, roleCredentials } from './iam/credentials';
 import { createAuthorizer } from './iam/evaluate';
 import { collectPolicies } from './iam/policies';
 import { startIamProxy } from './iam/proxy';
 import type { IamService } from './iam/requests';
-import { assertJava17, assertPortsFree, startDynamoDb, startS3, startSes, startSqs, StartupError, type Stop } from './emulators';
-import { functionEndpoints, localAwsEnvironment, localContext, localSettings, type LocalSettings } from './environment';
-import { createEventBus, type BusEvent } from './event-bus';
-import { apiDefinition, createLocalGateway } from './gateway';
+import { startStreamPoller, streamMappings } from './lambda/event-sources/dynamodb-streams';
+import { sqsMappings, startSqsMapping } from './lambda/event-sources/sqs-queues';
 import { localFunctions } from './lambda/functions';
 import { lambdaInvokeApi } from './lambda/invoke-api';
 import { lambdaPermissions } from './lambda/permissions';
 import { FunctionRunner, type LocalFunction } from './lambda/runner';
-import { sqsMappings, startSqsMapping } from './pollers';
-import type { Resolve } from './intrinsics';
-import { createLocalResources, serveQueuesFrom, type LocalResources } from './resources';
-import { startStreamPoller, streamMappings } from './streams';
-import { synthesize } from './synth';
+import { functionEndpoints, localAwsEnvironment, localContext, localSettings, type LocalSettings } from './settings';
+import { ACCOUNT, REGION, readCloudAssembly, type CloudAssembly } from './template/cloud-assembly';
+import type { Resolve } from './template/intrinsics';
+import { createLocalResources, serveQueuesFrom, type LocalResources } from './template/resources';
+import { synthesize } from './template/synth';
 import { watchSources } from './watch';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -104,7 +104,7 @@ async function main() {
   const log = (line: string) => console.error(line);
 
   bus = createEventBus({ template: assembly.template, resolve: resources.resolve, runnerByArn, permissions, sqsAs, queueUrlByArn: resources.queueUrlByArn, log });
-  const { startScheduler } = await import('./scheduler');
+  const { startScheduler } = await import('./emulators/scheduler');
   stops.push(await startScheduler({ port: ports.SCHEDULER_PORT, file: path.join(settings.dataDir, 'scheduler.json'), deliverAs: schedulerDelivery(assembly, resources.resolve, sqsAs), queueUrlByArn: resources.queueUrlByArn }));
 
   const { seedLocalOwner, seedLocalProject } = await import('./seed');

@@ -9,7 +9,7 @@ const config = {
   roleArn: requiredEnv('SCHEDULER_ROLE_ARN'),
 };
 
-/** Locally the endpoint comes from AWS_ENDPOINT_URL_SCHEDULER (infra/local/scheduler.ts). */
+/** Locally the endpoint comes from AWS_ENDPOINT_URL_SCHEDULER (infra/local/emulators/scheduler.ts). */
 export const schedulerClient = traced(new SchedulerClient({}));
 
 /** EventBridge Scheduler's limit on schedule names. */

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { dlqName, queues } from '../../infra/queues';
-import { localAwsEnvironment, localSettings } from '../../infra/local/environment';
+import { localAwsEnvironment, localSettings } from '../../infra/local/settings';
 import type { LocalStack } from '../support/local-stack';
 
 export const TABLE_NAME = 'mailwright';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 
 /**
- * REST API (v1) events as API Gateway — and infra/local/gateway.ts — hand them to the authorizer and
+ * REST API (v1) events as API Gateway — and infra/local/emulators/api-gateway.ts — hand them to the authorizer and
  * to a function, for invoking handlers in this process (where their DynamoDB calls can be counted).
  */
 const ACCOUNT = '000000000000';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { referencedLogicalId, resourcesOfType, type CfnTemplate } from '../../infra/local/cloud-assembly';
-import { localFunctionName } from '../../infra/local/resources';
+import { referencedLogicalId, resourcesOfType, type CfnTemplate } from '../../infra/local/template/cloud-assembly';
+import { localFunctionName } from '../../infra/local/template/resources';
 import { stack } from './client';
 
 /**

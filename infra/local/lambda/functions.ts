@@ -1,7 +1,7 @@
-import { resourcesOfType, type CloudAssembly } from '../cloud-assembly';
-import { roleCredentials } from '../credentials';
-import type { Resolve } from '../intrinsics';
-import { localFunctionName } from '../resources';
+import { resourcesOfType, type CloudAssembly } from '../template/cloud-assembly';
+import { roleCredentials } from '../iam/credentials';
+import type { Resolve } from '../template/intrinsics';
+import { localFunctionName } from '../template/resources';
 import { runtimeEnvironment, type LocalFunction } from './runner';
 
 /**

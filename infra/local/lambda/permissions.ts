@@ -1,4 +1,4 @@
-import { ACCOUNT } from '../cloud-assembly';
+import { ACCOUNT } from '../template/cloud-assembly';
 import type { Authorizer } from '../iam/evaluate';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { REGION } from '../cloud-assembly';
+import { REGION } from '../template/cloud-assembly';
 
 /**
  * One deployed function, run locally as Lambda runs it: each execution environment is a worker

@@ -17,7 +17,7 @@ import { createResolver, type PhysicalResource, type Resolve } from './intrinsic
 /**
  * Creates what the template declares that has a local emulator — the table (keys, indexes,
  * stream, TTL), every queue with its redrive policy, the buckets — and gives every resource its
- * local physical name and attributes, so intrinsics resolve (infra/local/intrinsics.ts). Local
+ * local physical name and attributes, so intrinsics resolve (infra/local/template/intrinsics.ts). Local
  * names follow the construct ids (`SendQueue` → `send`, `SendDlq` → `send-dlq`); the table and the
  * payload bucket keep the names the admin CLI and the tests know. Safe to run on every start.
  */

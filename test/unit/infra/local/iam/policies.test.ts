@@ -1,5 +1,5 @@
-import { collectPolicies, resourcePolicyFor, TemplatePolicyError, type CfnTemplate } from '../../../infra/local/iam/policies';
-import { fixtureResolver } from './iam-fixture';
+import { collectPolicies, resourcePolicyFor, TemplatePolicyError, type CfnTemplate } from '../../../../../infra/local/iam/policies';
+import { fixtureResolver } from '../../../../support/local-iam-fixture';
 
 const ACCOUNT = '123456789012';
 const doc = (...Statement: object[]) => ({ Version: '2012-10-17', Statement });

@@ -7,10 +7,10 @@ import { GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-s
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAuthorizer } from '../../../infra/local/iam/evaluate';
-import type { StackPolicies } from '../../../infra/local/iam/policies';
-import { startIamProxy, type IamProxy } from '../../../infra/local/iam/proxy';
-import type { IamService } from '../../../infra/local/iam/requests';
+import { createAuthorizer } from '../../../../../infra/local/iam/evaluate';
+import type { StackPolicies } from '../../../../../infra/local/iam/policies';
+import { startIamProxy, type IamProxy } from '../../../../../infra/local/iam/proxy';
+import type { IamService } from '../../../../../infra/local/iam/requests';
 
 const REGION = 'us-east-1';
 const ACCOUNT = '123456789012';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, GetScheduleCommand, ResourceNotFoundException, SchedulerClient, UpdateScheduleCommand } from '@aws-sdk/client-scheduler';
 import { GetQueueUrlCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { freePort } from '../../../infra/local/ports';
-import { startScheduler } from '../../../infra/local/scheduler';
+import { freePort } from '../../../../../infra/local/ports';
+import { startScheduler } from '../../../../../infra/local/emulators/scheduler';
 
 // The real Scheduler SDK talks HTTP to the emulator; the emulator's SQS deliveries are mocked.
 const sqs = mockClient(SQSClient);

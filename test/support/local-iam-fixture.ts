@@ -1,4 +1,4 @@
-import type { CfnTemplate, Resolve } from '../../../infra/local/iam/policies';
+import type { CfnTemplate, Resolve } from '../../infra/local/iam/policies';
 
 /** The fake physical names and ARNs the IAM tests resolve the template to. */
 export const REGION = 'us-east-1';

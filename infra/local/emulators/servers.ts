@@ -87,8 +87,8 @@ export async function startSqs(port: number): Promise<Stop> {
 }
 
 /**
- * aws-ses-v2-local on an internal port, behind the SES front (infra/local/ses.ts) on SES_PORT, in a
- * worker thread (infra/local/ses-worker.ts): SES counts a request when it arrives, so the local SES
+ * aws-ses-v2-local on an internal port, behind the SES front (infra/local/emulators/ses.ts) on SES_PORT, in a
+ * worker thread (infra/local/emulators/ses-worker.ts): SES counts a request when it arrives, so the local SES
  * must not wait for the stack's busy main loop to notice it. `publish` runs here, in the main thread.
  */
 export async function startSes(port: number, options: Omit<SesFrontOptions, 'port' | 'emulatorPort'>): Promise<Stop> {

@@ -72,7 +72,7 @@ export type LocalSettings = ReturnType<typeof localSettings>;
 
 /**
  * The context the local stack synthesizes the app with: the deploy-time values a user sets with
- * `-c`, taken from the environment variables of the same meaning (README "Local stack"), and the
+ * `-c`, taken from the environment variables of the same meaning (infra/local/README.md), and the
  * public URL of the local gateway for links in mail.
  */
 export function localContext(settings: LocalSettings): Record<string, string> {

@@ -5,7 +5,7 @@ import path from 'node:path';
  * The synthesized cloud assembly as the local stack reads it: the stack's CloudFormation template
  * and where each function's bundle (the asset CDK built) is. Everything the local stack runs —
  * functions, their environment and roles, queues, the table, event source mappings, rules, the
- * API's routes and authorizer — comes from here (infra/local/synth.ts writes it).
+ * API's routes and authorizer — comes from here (infra/local/template/synth.ts writes it).
  */
 export interface CfnResource {
   Type: string;

@@ -6,8 +6,8 @@
  */
 import type { Server } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SesEvent } from '../../shared/delivery/ses-events';
-import { freePort } from './ports';
+import type { SesEvent } from '../../../shared/delivery/ses-events';
+import { freePort } from '../ports';
 import type { SesFrontOptions } from './ses';
 
 export type SesWorkerData = Omit<SesFrontOptions, 'emulatorPort' | 'publish'>;

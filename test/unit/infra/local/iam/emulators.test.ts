@@ -6,9 +6,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createAuthorizer } from '../../../infra/local/iam/evaluate';
-import type { StackPolicies } from '../../../infra/local/iam/policies';
-import { S3RVER_ACCESS_KEY_ID, startIamProxy, type IamProxy } from '../../../infra/local/iam/proxy';
+import { createAuthorizer } from '../../../../../infra/local/iam/evaluate';
+import type { StackPolicies } from '../../../../../infra/local/iam/policies';
+import { S3RVER_ACCESS_KEY_ID, startIamProxy, type IamProxy } from '../../../../../infra/local/iam/proxy';
 
 /** The proxy in front of the emulators the local stack runs in-process: s3rver and local-aws-sqs. */
 const REGION = 'us-east-1';

@@ -1,6 +1,7 @@
 /**
- * EventBridge's event patterns, which Lambda's event filtering uses too: the local event bus
- * matches rules with them and the stream mappings filter records with them. Each pattern field
+ * The event patterns of Lambda's event filtering, which are EventBridge's: the stream mappings
+ * filter records with them and the local event bus (infra/local/emulators/event-bus.ts, which
+ * builds on Lambda) matches its rules with them. Each pattern field
  * is either an object (matched against the event's object at that key) or an array of accepted
  * values — literals, or `{prefix}`, `{suffix}`, `{anything-but}`, `{exists}`, `{equals-ignore-case}`,
  * `{numeric}` — any of which may match the event's value (or any element of an array value).

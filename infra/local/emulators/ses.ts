@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { SesEvent } from '../../shared/delivery/ses-events';
-import { sesTagNames } from '../../shared/delivery/ses-tags';
+import type { SesEvent } from '../../../shared/delivery/ses-events';
+import { sesTagNames } from '../../../shared/delivery/ses-tags';
 import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './ses-events';
 
 /**

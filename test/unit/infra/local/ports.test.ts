@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { createServer, type Server } from 'node:net';
-import { freePort } from '../../../infra/local/ports';
+import { freePort } from '../../../../infra/local/ports';
 
 const listen = (port: number) =>
   new Promise<Server>((resolve, reject) => {

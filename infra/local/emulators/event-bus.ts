@@ -1,9 +1,9 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { ACCOUNT, REGION, resourcesOfType, type CfnTemplate } from './cloud-assembly';
-import { matchesPattern, type EventPattern } from './event-pattern';
-import type { Resolve } from './intrinsics';
-import type { LambdaPermissions } from './lambda/permissions';
-import type { FunctionRunner } from './lambda/runner';
+import { ACCOUNT, REGION, resourcesOfType, type CfnTemplate } from '../template/cloud-assembly';
+import { matchesPattern, type EventPattern } from '../lambda/event-sources/event-pattern';
+import type { Resolve } from '../template/intrinsics';
+import type { LambdaPermissions } from '../lambda/permissions';
+import type { FunctionRunner } from '../lambda/runner';
 
 /**
  * The default EventBridge bus and its rules, locally, from the template: events put on the bus

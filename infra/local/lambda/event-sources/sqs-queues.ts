@@ -1,8 +1,8 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from './cloud-assembly';
-import type { Resolve } from './intrinsics';
-import type { FunctionRunner } from './lambda/runner';
+import { REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from '../../template/cloud-assembly';
+import type { Resolve } from '../../template/intrinsics';
+import type { FunctionRunner } from '../runner';
 
 /**
  * Lambda's SQS event source mappings, locally, as the template declares them (queue, BatchSize,

@@ -3,7 +3,7 @@ import { ACCOUNT, REGION } from './cloud-assembly';
 /**
  * CloudFormation's intrinsic functions, resolved against the local resources: what `cdk deploy`
  * gets from CloudFormation, the local stack gets here. A resource's `Ref` and attributes are its
- * local physical ones (infra/local/resources.ts); Secrets Manager dynamic references resolve to
+ * local physical ones (infra/local/template/resources.ts); Secrets Manager dynamic references resolve to
  * the local secret values.
  */
 export interface PhysicalResource {

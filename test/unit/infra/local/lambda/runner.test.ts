@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { FunctionRunner, type LocalFunction } from '../../../infra/local/lambda/runner';
+import { FunctionRunner, type LocalFunction } from '../../../../../infra/local/lambda/runner';
 
 /** Functions run as Lambda runs them: their bundle, their environment only, their timeout. */
 const bundles = mkdtempSync(path.join(tmpdir(), 'mailwright-runner-'));

@@ -26,7 +26,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { accessKeyIdOf, authorizationRequests, UnmappedRequestError, type IamService, type ServiceRequest } from '../../../infra/local/iam/requests';
+import { accessKeyIdOf, authorizationRequests, UnmappedRequestError, type IamService, type ServiceRequest } from '../../../../../infra/local/iam/requests';
 
 const where = { region: 'us-east-1', account: '123456789012' };
 const TABLE = 'arn:aws:dynamodb:us-east-1:123456789012:table/mailwright';

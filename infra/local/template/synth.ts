@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
  * linked into the assembly before synthesis, so CDK bundles only functions whose inputs changed
  * (their asset hash derives from them: infra/constructs/bundle-hash.ts).
  */
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const cacheDir = path.join(projectRoot, 'node_modules/.cache/mailwright/assets');
 /** Cached bundles no assembly has used for this long are removed. */
 const CACHE_TTL_MS = 24 * 3600 * 1000;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayProxyResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { ACCOUNT, REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from './cloud-assembly';
-import type { Resolve } from './intrinsics';
-import type { LambdaPermissions } from './lambda/permissions';
-import type { FunctionRunner } from './lambda/runner';
+import { ACCOUNT, REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from '../template/cloud-assembly';
+import type { Resolve } from '../template/intrinsics';
+import type { LambdaPermissions } from '../lambda/permissions';
+import type { FunctionRunner } from '../lambda/runner';
 
 /**
  * The REST API (v1) as the template declares it, served locally: its resources and methods

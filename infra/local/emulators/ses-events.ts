@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SesEvent } from '../../shared/delivery/ses-events';
+import type { SesEvent } from '../../../shared/delivery/ses-events';
 
 /**
  * Builds SES events in the shape SES publishes them to EventBridge (source aws.ses, detail-type

@@ -8,10 +8,10 @@ import {
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
-import { REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from './cloud-assembly';
+import { REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from '../../template/cloud-assembly';
 import { matchesPattern, type EventPattern } from './event-pattern';
-import type { Resolve } from './intrinsics';
-import type { FunctionRunner } from './lambda/runner';
+import type { Resolve } from '../../template/intrinsics';
+import type { FunctionRunner } from '../runner';
 
 /**
  * Lambda's DynamoDB stream event source mappings, locally, as the template declares them
