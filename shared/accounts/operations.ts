@@ -1,4 +1,4 @@
-import type { ErrorCase, OperationDoc } from '../http/openapi/operations';
+import { notFoundCase, type ErrorCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
 import {
   acceptInvitationSchema,
@@ -37,7 +37,6 @@ const invalidToken: ErrorCase = { status: 400, code: 'INVALID_TOKEN', when: 'The
 const notMember: ErrorCase = { status: 403, code: 'NOT_A_MEMBER', when: 'projectId names a project the user is not a member of' };
 const ownersOnly: ErrorCase = { status: 403, code: 'FORBIDDEN', when: 'A MEMBER session (owners only)' };
 const lastOwner: ErrorCase = { status: 409, code: 'LAST_OWNER', when: 'The project would be left without an owner' };
-const notFound = (what: string): ErrorCase => ({ status: 404, code: 'NOT_FOUND', when: `No ${what} with this id in the project` });
 const grant = { status: 200, description: 'Signed in: the access token, and Set-Cookie mw_refresh (HttpOnly; Secure; SameSite=Strict; Path=/dashboard/session)', data: sessionGrantSchema };
 
 /** The OpenAPI entries of the session, account, member and key routes (README "Dashboard accounts"). */
@@ -137,7 +136,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     tag: 'Account',
     summary: 'End one session',
     success: { status: 200, description: 'Ended', data: deletedSchema },
-    errors: [notFound('session')],
+    errors: [notFoundCase('session')],
   },
 
   'GET /project': {
@@ -170,7 +169,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     body: patchMemberSchema,
     bodyExample: { role: 'OWNER' },
     success: { status: 200, description: 'The member', data: memberResponseSchema },
-    errors: [notFound('member'), lastOwner, ownersOnly, { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The membership changed concurrently; retry' }],
+    errors: [notFoundCase('member'), lastOwner, ownersOnly, { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The membership changed concurrently; retry' }],
   },
   'DELETE /members/{userId}': {
     operationId: 'removeMember',
@@ -178,7 +177,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     summary: 'Remove a member',
     description: 'The last owner cannot be removed. The member\'s sessions on this project end and their access token stops at its next request.',
     success: { status: 200, description: 'Removed', data: deletedSchema },
-    errors: [notFound('member'), lastOwner, ownersOnly, { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The membership changed concurrently; retry' }],
+    errors: [notFoundCase('member'), lastOwner, ownersOnly, { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The membership changed concurrently; retry' }],
   },
   'GET /members/invitations': {
     operationId: 'listInvitations',
@@ -202,7 +201,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     tag: 'Members',
     summary: 'Revoke an invitation',
     success: { status: 200, description: 'Revoked: its link no longer works', data: deletedSchema },
-    errors: [notFound('invitation'), ownersOnly],
+    errors: [notFoundCase('invitation'), ownersOnly],
   },
   'GET /audit': {
     operationId: 'listAudit',
@@ -237,7 +236,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     summary: 'Rotate an API key',
     description: 'Issues a new key of the same name and kind and revokes this one: refused at once by every route, and at the gateway once its cached authorizer result expires (5 minutes).',
     success: { status: 200, description: 'The new key, shown once', data: rotatedApiKeyResponseSchema },
-    errors: [notFound('API key'), ownersOnly],
+    errors: [notFoundCase('API key'), ownersOnly],
   },
   'DELETE /keys/{id}': {
     operationId: 'revokeKey',
@@ -245,7 +244,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     summary: 'Revoke an API key',
     description: 'Refused at once by every route (the functions check the revoked set), and at the gateway once its cached authorizer result expires.',
     success: { status: 200, description: 'Revoked', data: deletedSchema },
-    errors: [notFound('API key'), ownersOnly, { status: 403, code: 'KEY_IN_USE', when: 'A key tried to revoke itself' }],
+    errors: [notFoundCase('API key'), ownersOnly, { status: 403, code: 'KEY_IN_USE', when: 'A key tried to revoke itself' }],
   },
 };
 

@@ -1,11 +1,12 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as v from 'valibot';
-import { toOpenApiSchema } from '../../../shared/http/openapi/convert';
-import { buildOpenApiDocument, documentationGaps, errorCases } from '../../../shared/http/openapi/document';
-import { operations, type OperationDoc } from '../../../shared/http/openapi/operations';
-import { registerOverride, schemaOverrides } from '../../../shared/http/openapi/overrides';
-import { routeKey, routes, type Route } from '../../../shared/http/routes';
-import { createSegmentSchema } from '../../../shared/segments/schemas';
+import { toOpenApiSchema } from '../../../../shared/contract/convert';
+import { buildOpenApiDocument, documentationGaps, errorCases } from '../../../../shared/contract/document';
+import { operations } from '../../../../shared/contract/operations';
+import { registerOverride, schemaOverrides } from '../../../../shared/contract/overrides';
+import type { OperationDoc } from '../../../../shared/http/operation-doc';
+import { routeKey, routes, type Route } from '../../../../shared/http/routes';
+import { createSegmentSchema } from '../../../../shared/segments/schemas';
 
 const document = buildOpenApiDocument();
 /** The drift test below fails on undocumented routes; the others check what is documented. */

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
-import { CONTACT_OPERATORS, EVENT_OPERATORS, filterLimits, filtersSchema } from '../../segments/filter';
-import type { JsonSchema } from './convert';
+import { CONTACT_OPERATORS, EVENT_OPERATORS, filterLimits, filtersSchema } from '../segments/filter';
+import type { JsonSchema } from './json-schema';
 
 export interface SchemaOverride {
   /** Why the converter cannot express this schema. */
