@@ -122,6 +122,8 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'listMySessions',
     tag: 'Account',
     summary: 'List my sessions',
+    description:
+      'Every live session of the signed-in user, with its device (`userAgent`), when it was last used and when it ends; `current` marks this one.',
     success: { status: 200, description: 'Every live session of the user (one page)', data: pageSchema(sessionResponseSchema) },
   },
   'DELETE /me/sessions': {
@@ -135,6 +137,8 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'revokeMySession',
     tag: 'Account',
     summary: 'End one session',
+    description:
+      'Ends one session of the signed-in user; its access token stops at its next request.',
     success: { status: 200, description: 'Ended', data: deletedSchema },
     errors: [notFoundCase('session')],
   },
@@ -143,12 +147,15 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'getProject',
     tag: 'Project',
     summary: 'The project',
+    description:
+      'The project of the key or access token: its id, name and status (`ACTIVE` or `DISABLED`).',
     success: { status: 200, description: 'The project of the key or token', data: projectResponseSchema },
   },
   'PATCH /project': {
     operationId: 'renameProject',
     tag: 'Project',
     summary: 'Rename the project',
+    description: 'Renames the project (recorded in the audit trail). Owners only.',
     body: patchProjectSchema,
     bodyExample: { name: 'Acme production' },
     success: { status: 200, description: 'The project', data: projectResponseSchema },
@@ -158,6 +165,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'listMembers',
     tag: 'Members',
     summary: 'List members',
+    description: 'The project\'s members with their roles.',
     query: pageQuerySchema,
     success: { status: 200, description: 'A page of members', data: pageSchema(memberResponseSchema) },
   },
@@ -183,6 +191,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'listInvitations',
     tag: 'Members',
     summary: 'List pending invitations',
+    description: 'Invitations not yet accepted or revoked, with when each expires. Owners only.',
     success: { status: 200, description: 'Every pending invitation (one page)', data: pageSchema(invitationResponseSchema) },
     errors: [ownersOnly],
   },
@@ -200,6 +209,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'revokeInvitation',
     tag: 'Members',
     summary: 'Revoke an invitation',
+    description: 'Its link stops working at once. Owners only.',
     success: { status: 200, description: 'Revoked: its link no longer works', data: deletedSchema },
     errors: [notFoundCase('invitation'), ownersOnly],
   },
@@ -217,6 +227,8 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'listKeys',
     tag: 'API keys',
     summary: 'List API keys',
+    description:
+      'Names, kinds, non-secret prefixes and last four characters, `createdAt` and `lastUsedAt` (recorded at most once a minute per key; with the gateway\'s 5-minute cache it may move only every 5 minutes per client); never the keys.',
     success: { status: 200, description: 'Every key of the project (one page): names and non-secret prefixes, never the keys', data: pageSchema(apiKeyResponseSchema) },
     errors: [ownersOnly],
   },

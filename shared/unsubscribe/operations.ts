@@ -14,7 +14,8 @@ export const unsubscribeOperations: Record<string, OperationDoc> = {
     operationId: 'oneClickUnsubscribe',
     tag: 'Unsubscribe',
     summary: 'One-click unsubscribe (RFC 8058)',
-    description: 'What mail clients POST for List-Unsubscribe-Post; the body is ignored.',
+    description:
+      'What mail clients POST for `List-Unsubscribe-Post` (RFC 8058): unsubscribes the contact and answers 200 to any body (providers post `List-Unsubscribe=One-Click` form-encoded).',
     success: { status: 200, description: 'Unsubscribed', mediaType: 'text/plain', schema: { type: 'string' } },
     rawResponses: [{ status: 400, description: 'The link is not valid', mediaType: 'text/plain' }],
   },
@@ -22,6 +23,8 @@ export const unsubscribeOperations: Record<string, OperationDoc> = {
     operationId: 'resubscribe',
     tag: 'Unsubscribe',
     summary: 'Re-subscribe (browser)',
+    description:
+      'The button on the unsubscribed page: subscribes the contact again (`contact.subscribed`).',
     success: { status: 200, description: 'The re-subscribed page', mediaType: 'text/html', schema: { type: 'string' } },
     rawResponses: [{ status: 400, description: 'The link is not valid', mediaType: 'text/html' }],
   },

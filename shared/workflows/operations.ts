@@ -9,7 +9,8 @@ export const workflowOperations: Record<string, OperationDoc> = {
     operationId: 'createWorkflow',
     tag: 'Workflows',
     summary: 'Create a workflow',
-    description: 'When a contact does X (an event, entering or leaving a tracked segment, being created), run the steps from the first one. The answer carries webhookSecret, shown only here.',
+    description:
+      'When a contact does X (an event, entering or leaving a tracked segment, being created), run the steps from the first one (triggers, steps, validation and limits under Workflows). The answer carries `webhookSecret` (`whsec_…`, shown only here): it signs the WEBHOOK steps.',
     body: createWorkflowSchema,
     bodyExample: {
       name: 'Onboarding',
@@ -27,6 +28,7 @@ export const workflowOperations: Record<string, OperationDoc> = {
     operationId: 'listWorkflows',
     tag: 'Workflows',
     summary: 'List workflows',
+    description: 'Newest first; `total` is read from a counter.',
     query: listWorkflowsQuerySchema,
     success: { status: 200, description: 'A page of workflows, newest first', data: pageSchema(workflowResponseSchema) },
   },
@@ -34,6 +36,8 @@ export const workflowOperations: Record<string, OperationDoc> = {
     operationId: 'getWorkflow',
     tag: 'Workflows',
     summary: 'Get a workflow with its stats',
+    description:
+      'With `stats`: `entered`, `completed`, `exited`, `failed`, `cancelled`, and the delivery counters of its emails.',
     success: { status: 200, description: 'The workflow and its stats', data: workflowWithStatsResponseSchema },
     errors: [notFoundCase('workflow')],
   },
@@ -41,7 +45,8 @@ export const workflowOperations: Record<string, OperationDoc> = {
     operationId: 'updateWorkflow',
     tag: 'Workflows',
     summary: 'Update a workflow',
-    description: 'A change of trigger, steps or allowReentry is a new version; running executions keep theirs. enabled: false stops new entries.',
+    description:
+      'Any of `name`, `description` (`null` removes it), `enabled`, `trigger`, `allowReentry`, `steps`, validated as on creation. A change of trigger, steps or allowReentry is a new version; running executions keep theirs. `enabled: false` stops new entries (running executions go on).',
     body: patchWorkflowSchema,
     bodyExample: { enabled: false },
     success: { status: 200, description: 'The updated workflow', data: workflowWithStatsResponseSchema },
@@ -51,7 +56,8 @@ export const workflowOperations: Record<string, OperationDoc> = {
     operationId: 'deleteWorkflow',
     tag: 'Workflows',
     summary: 'Delete a workflow',
-    description: 'Its running and waiting executions are cancelled.',
+    description:
+      'Its running and waiting executions are cancelled (`CANCELLED`, `WORKFLOW_DELETED`).',
     success: { status: 200, description: 'Deleted', data: deletedSchema },
     errors: [notFoundCase('workflow')],
   },
@@ -59,6 +65,8 @@ export const workflowOperations: Record<string, OperationDoc> = {
     operationId: 'listWorkflowExecutions',
     tag: 'Workflows',
     summary: 'List executions',
+    description:
+      'Newest first, each with its steps (status, outcome, error, `waitUntil`, `emailId`); filters `status` and `contactId`. `total` is the workflow\'s executions (`entered`), not narrowed by the filters.',
     query: listExecutionsQuerySchema,
     success: { status: 200, description: 'A page of executions, newest first, each with its steps', data: pageSchema(executionResponseSchema) },
     errors: [notFoundCase('workflow')],

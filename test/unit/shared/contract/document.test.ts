@@ -47,6 +47,16 @@ describe('the OpenAPI document', () => {
     expect(documented.sort()).toEqual(routes.map((route) => routeKey(route.method, route.path)).sort());
   });
 
+  it('describes every operation in words, since /docs is the one reference of the API', () => {
+    for (const route of documentedRoutes) {
+      // Act
+      const { description } = operationOf(route);
+
+      // Assess
+      expect({ route: routeKey(route.method, route.path), described: typeof description === 'string' && description.trim().length > 0 }).toEqual({ route: routeKey(route.method, route.path), described: true });
+    }
+  });
+
   it('gives every route a success response in the envelope and its error codes', () => {
     for (const route of documentedRoutes) {
       const operation = operationOf(route);
