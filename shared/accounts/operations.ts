@@ -39,7 +39,7 @@ const ownersOnly: ErrorCase = { status: 403, code: 'FORBIDDEN', when: 'A MEMBER 
 const lastOwner: ErrorCase = { status: 409, code: 'LAST_OWNER', when: 'The project would be left without an owner' };
 const grant = { status: 200, description: 'Signed in: the access token, and Set-Cookie mw_refresh (HttpOnly; Secure; SameSite=Strict; Path=/dashboard/session)', data: sessionGrantSchema };
 
-/** The OpenAPI entries of the session, account, member and key routes (README "Dashboard accounts"). */
+/** The OpenAPI entries of the session, account, member and key routes; what spans them is under "Dashboard session" in shared/contract/introduction.ts. */
 export const accountOperations: Record<string, OperationDoc> = {
   'POST /dashboard/session': {
     operationId: 'signIn',

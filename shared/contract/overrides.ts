@@ -21,7 +21,7 @@ const segmentFilter: SchemaOverride = {
   components: {
     SegmentFilter: {
       type: 'object',
-      description: `A group of conditions joined by AND or OR; groups nest at most ${filterLimits.maxDepth} levels deep, with at most ${filterLimits.maxConditions} conditions in all (README "Segments").`,
+      description: `A group of conditions joined by AND or OR; groups nest at most ${filterLimits.maxDepth} levels deep, with at most ${filterLimits.maxConditions} conditions in all (see Segments in the introduction).`,
       required: ['operator', 'conditions'],
       properties: {
         operator: { type: 'string', enum: ['AND', 'OR'] },
