@@ -36,7 +36,7 @@ import {
   type GatewayResponseSpec,
 } from './gateway-responses';
 import { dlqName, queues } from './queues';
-import { SCALAR_BUNDLE } from '../shared/http/openapi/reference-page';
+import { SCALAR_BUNDLE } from '../shared/contract/reference-page';
 import { CORS_ALLOW_HEADERS, functionGroups, routes as routeTable, type FunctionGroup, type Route } from '../shared/http/routes';
 
 export interface MailwrightStackProps extends StackProps {

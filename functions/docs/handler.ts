@@ -1,6 +1,6 @@
 import { createHttpHandler } from '../../shared/http/handler';
-import { buildOpenApiDocument } from '../../shared/http/openapi/document';
-import { referenceBundle, referencePage } from '../../shared/http/openapi/reference-page';
+import { buildOpenApiDocument } from '../../shared/contract/document';
+import { referenceBundle, referencePage } from '../../shared/contract/reference-page';
 
 /** Built once per cold start: the document depends only on the code. */
 let document: string | undefined;

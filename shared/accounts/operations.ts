@@ -1,4 +1,4 @@
-import type { ErrorCase, OperationDoc } from '../http/openapi/operations';
+import { notFoundCase, type ErrorCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
 import {
   acceptInvitationSchema,
@@ -37,10 +37,9 @@ const invalidToken: ErrorCase = { status: 400, code: 'INVALID_TOKEN', when: 'The
 const notMember: ErrorCase = { status: 403, code: 'NOT_A_MEMBER', when: 'projectId names a project the user is not a member of' };
 const ownersOnly: ErrorCase = { status: 403, code: 'FORBIDDEN', when: 'A MEMBER session (owners only)' };
 const lastOwner: ErrorCase = { status: 409, code: 'LAST_OWNER', when: 'The project would be left without an owner' };
-const notFound = (what: string): ErrorCase => ({ status: 404, code: 'NOT_FOUND', when: `No ${what} with this id in the project` });
 const grant = { status: 200, description: 'Signed in: the access token, and Set-Cookie mw_refresh (HttpOnly; Secure; SameSite=Strict; Path=/dashboard/session)', data: sessionGrantSchema };
 
-/** The OpenAPI entries of the session, account, member and key routes (README "Dashboard accounts"). */
+/** The OpenAPI entries of the session, account, member and key routes; what spans them is under "Dashboard session" in shared/contract/introduction.ts. */
 export const accountOperations: Record<string, OperationDoc> = {
   'POST /dashboard/session': {
     operationId: 'signIn',
@@ -123,6 +122,8 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'listMySessions',
     tag: 'Account',
     summary: 'List my sessions',
+    description:
+      'Every live session of the signed-in user, with its device (`userAgent`), when it was last used and when it ends; `current` marks this one.',
     success: { status: 200, description: 'Every live session of the user (one page)', data: pageSchema(sessionResponseSchema) },
   },
   'DELETE /me/sessions': {
@@ -136,20 +137,25 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'revokeMySession',
     tag: 'Account',
     summary: 'End one session',
+    description:
+      'Ends one session of the signed-in user; its access token stops at its next request.',
     success: { status: 200, description: 'Ended', data: deletedSchema },
-    errors: [notFound('session')],
+    errors: [notFoundCase('session')],
   },
 
   'GET /project': {
     operationId: 'getProject',
     tag: 'Project',
     summary: 'The project',
+    description:
+      'The project of the key or access token: its id, name and status (`ACTIVE` or `DISABLED`).',
     success: { status: 200, description: 'The project of the key or token', data: projectResponseSchema },
   },
   'PATCH /project': {
     operationId: 'renameProject',
     tag: 'Project',
     summary: 'Rename the project',
+    description: 'Renames the project (recorded in the audit trail). Owners only.',
     body: patchProjectSchema,
     bodyExample: { name: 'Acme production' },
     success: { status: 200, description: 'The project', data: projectResponseSchema },
@@ -159,6 +165,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'listMembers',
     tag: 'Members',
     summary: 'List members',
+    description: 'The project\'s members with their roles.',
     query: pageQuerySchema,
     success: { status: 200, description: 'A page of members', data: pageSchema(memberResponseSchema) },
   },
@@ -170,7 +177,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     body: patchMemberSchema,
     bodyExample: { role: 'OWNER' },
     success: { status: 200, description: 'The member', data: memberResponseSchema },
-    errors: [notFound('member'), lastOwner, ownersOnly, { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The membership changed concurrently; retry' }],
+    errors: [notFoundCase('member'), lastOwner, ownersOnly, { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The membership changed concurrently; retry' }],
   },
   'DELETE /members/{userId}': {
     operationId: 'removeMember',
@@ -178,12 +185,13 @@ export const accountOperations: Record<string, OperationDoc> = {
     summary: 'Remove a member',
     description: 'The last owner cannot be removed. The member\'s sessions on this project end and their access token stops at its next request.',
     success: { status: 200, description: 'Removed', data: deletedSchema },
-    errors: [notFound('member'), lastOwner, ownersOnly, { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The membership changed concurrently; retry' }],
+    errors: [notFoundCase('member'), lastOwner, ownersOnly, { status: 409, code: 'CONCURRENT_MODIFICATION', when: 'The membership changed concurrently; retry' }],
   },
   'GET /members/invitations': {
     operationId: 'listInvitations',
     tag: 'Members',
     summary: 'List pending invitations',
+    description: 'Invitations not yet accepted or revoked, with when each expires. Owners only.',
     success: { status: 200, description: 'Every pending invitation (one page)', data: pageSchema(invitationResponseSchema) },
     errors: [ownersOnly],
   },
@@ -201,8 +209,9 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'revokeInvitation',
     tag: 'Members',
     summary: 'Revoke an invitation',
+    description: 'Its link stops working at once. Owners only.',
     success: { status: 200, description: 'Revoked: its link no longer works', data: deletedSchema },
-    errors: [notFound('invitation'), ownersOnly],
+    errors: [notFoundCase('invitation'), ownersOnly],
   },
   'GET /audit': {
     operationId: 'listAudit',
@@ -218,6 +227,8 @@ export const accountOperations: Record<string, OperationDoc> = {
     operationId: 'listKeys',
     tag: 'API keys',
     summary: 'List API keys',
+    description:
+      'Names, kinds, non-secret prefixes and last four characters, `createdAt` and `lastUsedAt` (recorded at most once a minute per key; with the gateway\'s 5-minute cache it may move only every 5 minutes per client); never the keys.',
     success: { status: 200, description: 'Every key of the project (one page): names and non-secret prefixes, never the keys', data: pageSchema(apiKeyResponseSchema) },
     errors: [ownersOnly],
   },
@@ -237,7 +248,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     summary: 'Rotate an API key',
     description: 'Issues a new key of the same name and kind and revokes this one: refused at once by every route, and at the gateway once its cached authorizer result expires (5 minutes).',
     success: { status: 200, description: 'The new key, shown once', data: rotatedApiKeyResponseSchema },
-    errors: [notFound('API key'), ownersOnly],
+    errors: [notFoundCase('API key'), ownersOnly],
   },
   'DELETE /keys/{id}': {
     operationId: 'revokeKey',
@@ -245,7 +256,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     summary: 'Revoke an API key',
     description: 'Refused at once by every route (the functions check the revoked set), and at the gateway once its cached authorizer result expires.',
     success: { status: 200, description: 'Revoked', data: deletedSchema },
-    errors: [notFound('API key'), ownersOnly, { status: 403, code: 'KEY_IN_USE', when: 'A key tried to revoke itself' }],
+    errors: [notFoundCase('API key'), ownersOnly, { status: 403, code: 'KEY_IN_USE', when: 'A key tried to revoke itself' }],
   },
 };
 

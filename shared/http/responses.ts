@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 /**
  * The response shapes every route shares, as valibot schemas: the OpenAPI document is generated
- * from them (shared/http/openapi) and the contract tests validate real responses against it.
+ * from them (shared/contract/) and the contract tests validate real responses against it.
  */
 export const isoDateTimeSchema = v.pipe(v.string(), v.isoTimestamp(), v.examples(['2026-11-23T09:30:00.000Z']));
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { MailwrightFunction } from '../../infra/constructs/mailwright-function';
-import { SCALAR_BUNDLE } from '../../shared/http/openapi/reference-page';
+import { SCALAR_BUNDLE } from '../../shared/contract/reference-page';
 
 /** Lambda's cap on a synchronous response, the whole JSON result included. */
 const LAMBDA_RESPONSE_CAP_BYTES = 6 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { OpenApiDocument } from '../../shared/http/openapi/document';
+import type { OpenApiDocument } from '../../shared/contract/document';
 import { ContractValidator } from '../support/contract';
 import type { LocalStack } from '../support/local-stack';
 

@@ -1,6 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { OpenApiDocument } from '../../shared/http/openapi/document';
+import type { OpenApiDocument } from '../../shared/contract/document';
 
 /**
  * Validates real responses against the OpenAPI document (ajv, JSON Schema 2020-12 as OpenAPI

@@ -11,7 +11,7 @@ const admitRequest = jest.fn(async () => undefined);
 jest.unstable_mockModule('../../../shared/access/admission', () => ({ admitRequest }));
 const { routes } = await import('../../../shared/http/routes');
 const { pathId, resourceIdSchema } = await import('../../../shared/http/ids');
-const { buildOpenApiDocument } = await import('../../../shared/http/openapi/document');
+const { buildOpenApiDocument } = await import('../../../shared/contract/document');
 
 const documents = mockClient(DynamoDBDocumentClient);
 const dynamo = mockClient(DynamoDBClient);

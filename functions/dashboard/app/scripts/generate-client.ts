@@ -7,7 +7,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 // generator calls no AWS API, so any name does.
 process.env.TABLE_NAME ??= 'mailwright-openapi-generator';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-const { buildOpenApiDocument } = await import('../../../../shared/http/openapi/document');
+const { buildOpenApiDocument } = await import('../../../../shared/contract/document');
 
 /**
  * The app's API types, generated from the service's own OpenAPI document (not a copy of it), so

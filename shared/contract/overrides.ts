@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
-import { CONTACT_OPERATORS, EVENT_OPERATORS, filterLimits, filtersSchema } from '../../segments/filter';
-import type { JsonSchema } from './convert';
+import { CONTACT_OPERATORS, EVENT_OPERATORS, filterLimits, filtersSchema } from '../segments/filter';
+import type { JsonSchema } from './json-schema';
 
 export interface SchemaOverride {
   /** Why the converter cannot express this schema. */
@@ -21,7 +21,7 @@ const segmentFilter: SchemaOverride = {
   components: {
     SegmentFilter: {
       type: 'object',
-      description: `A group of conditions joined by AND or OR; groups nest at most ${filterLimits.maxDepth} levels deep, with at most ${filterLimits.maxConditions} conditions in all (README "Segments").`,
+      description: `A group of conditions joined by AND or OR; groups nest at most ${filterLimits.maxDepth} levels deep, with at most ${filterLimits.maxConditions} conditions in all (see Segments in the introduction).`,
       required: ['operator', 'conditions'],
       properties: {
         operator: { type: 'string', enum: ['AND', 'OR'] },

@@ -1,8 +1,7 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import type { JsonSchema } from './json-schema';
 import { schemaOverrides } from './overrides';
-
-export type JsonSchema = Record<string, any>;
 
 /** Actions that normalize a string (trim, lower-case…): the accepted input type is unchanged. */
 const NORMALIZING_ACTIONS = new Set(['trim', 'trim_start', 'trim_end', 'to_lower_case', 'to_upper_case', 'normalize']);

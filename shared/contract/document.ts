@@ -1,10 +1,12 @@
 import * as v from 'valibot';
-import { resourceIdSchema } from '../ids';
-import { errorEnvelopeSchema, successEnvelope } from '../responses';
-import { routeKey, routes as routeTable, sessionAccess, type Route } from '../routes';
-import { toOpenApiSchema, type JsonSchema } from './convert';
+import { resourceIdSchema } from '../http/ids';
+import type { ErrorCase, OperationDoc } from '../http/operation-doc';
+import { errorEnvelopeSchema, successEnvelope } from '../http/responses';
+import { routeKey, routes as routeTable, sessionAccess, type Route } from '../http/routes';
+import { toOpenApiSchema } from './convert';
 import { introduction } from './introduction';
-import { operations as operationDocs, type ErrorCase, type OperationDoc } from './operations';
+import type { JsonSchema } from './json-schema';
+import { operations as operationDocs } from './operations';
 import { schemaOverrides } from './overrides';
 
 export type OpenApiDocument = JsonSchema;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { buildOpenApiDocument } from '../../../shared/http/openapi/document';
+import { buildOpenApiDocument } from '../../../../shared/contract/document';
 
 /** What `npm run client` produces (openapi-typescript), type-checked with the README's usage. */
 describe('the typed client', () => {

@@ -1,11 +1,12 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import * as v from 'valibot';
-import { toOpenApiSchema } from '../../../shared/http/openapi/convert';
-import { buildOpenApiDocument, documentationGaps, errorCases } from '../../../shared/http/openapi/document';
-import { operations, type OperationDoc } from '../../../shared/http/openapi/operations';
-import { registerOverride, schemaOverrides } from '../../../shared/http/openapi/overrides';
-import { routeKey, routes, type Route } from '../../../shared/http/routes';
-import { createSegmentSchema } from '../../../shared/segments/schemas';
+import { toOpenApiSchema } from '../../../../shared/contract/convert';
+import { buildOpenApiDocument, documentationGaps, errorCases } from '../../../../shared/contract/document';
+import { operations } from '../../../../shared/contract/operations';
+import { registerOverride, schemaOverrides } from '../../../../shared/contract/overrides';
+import type { OperationDoc } from '../../../../shared/http/operation-doc';
+import { routeKey, routes, type Route } from '../../../../shared/http/routes';
+import { createSegmentSchema } from '../../../../shared/segments/schemas';
 
 const document = buildOpenApiDocument();
 /** The drift test below fails on undocumented routes; the others check what is documented. */
@@ -44,6 +45,16 @@ describe('the OpenAPI document', () => {
     for (const route of routes) expect(operationOf(route)).toBeDefined();
     const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods as object).map((method) => routeKey(method.toUpperCase(), path)));
     expect(documented.sort()).toEqual(routes.map((route) => routeKey(route.method, route.path)).sort());
+  });
+
+  it('describes every operation in words, since /docs is the one reference of the API', () => {
+    for (const route of documentedRoutes) {
+      // Act
+      const { description } = operationOf(route);
+
+      // Assess
+      expect({ route: routeKey(route.method, route.path), described: typeof description === 'string' && description.trim().length > 0 }).toEqual({ route: routeKey(route.method, route.path), described: true });
+    }
   });
 
   it('gives every route a success response in the envelope and its error codes', () => {

@@ -1,5 +1,5 @@
-import { buildOpenApiDocument } from '../../../shared/http/openapi/document';
-import { ContractValidator } from '../../support/contract';
+import { buildOpenApiDocument } from '../../../../shared/contract/document';
+import { ContractValidator } from '../../../support/contract';
 
 const validator = new ContractValidator(buildOpenApiDocument());
 const contact = { id: '01KAQ5VZ3N4G8T2M6P0R9S7W1X', email: 'ada@example.com', subscribed: true, data: {}, createdAt: '2026-11-23T09:30:00.000Z', updatedAt: '2026-11-23T09:30:00.000Z' };

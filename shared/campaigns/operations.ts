@@ -1,0 +1,98 @@
+import { concurrentModificationCase, type ErrorCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
+import { deletedSchema, pageSchema } from '../http/responses';
+import { campaignResponseSchema, campaignStatsResponseSchema, campaignTestResponseSchema } from './responses';
+import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from './schemas';
+
+const invalidState: ErrorCase = { status: 409, code: 'INVALID_CAMPAIGN_STATE', when: 'The campaign\'s status does not allow this' };
+
+/** The OpenAPI entries of the campaign routes, keyed by route key ('METHOD /path'). */
+export const campaignOperations: Record<string, OperationDoc> = {
+  'POST /campaigns': {
+    operationId: 'createCampaign',
+    tag: 'Campaigns',
+    summary: 'Create a campaign',
+    description:
+      'A DRAFT: `subject` and `body` (and optionally `text`), or a MARKETING `templateId` whose fields the campaign\'s own override; `from` (needed here or on the template) on a verified domain; `segmentId` narrows the audience (default every subscribed contact). Template, sender domain and segment are checked now (422 on the field) and again when the campaign is sent.',
+    body: createCampaignSchema,
+    bodyExample: { name: 'November newsletter', subject: 'What is new, {{contact.data.firstName}}', body: '<p>News…</p>', from: { name: 'Acme', email: 'news@mail.example.com' } },
+    success: { status: 201, description: 'The campaign, DRAFT', data: campaignResponseSchema },
+    errors: [{ status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, the template is missing or not MARKETING, or from is missing' }],
+  },
+  'GET /campaigns': {
+    operationId: 'listCampaigns',
+    tag: 'Campaigns',
+    summary: 'List campaigns',
+    description:
+      'Newest first; `status` filters; `total` is read from a counter (all campaigns, or those of that status).',
+    query: listCampaignsQuerySchema,
+    success: { status: 200, description: 'A page of campaigns', data: pageSchema(campaignResponseSchema) },
+  },
+  'GET /campaigns/{id}': {
+    operationId: 'getCampaign',
+    tag: 'Campaigns',
+    summary: 'Get a campaign',
+    description:
+      'The campaign: content, audience, `status`, schedule, `totalRecipients`, and when paused or failed, why (`pauseReason`, `failureReason`).',
+    success: { status: 200, description: 'The campaign', data: campaignResponseSchema },
+    errors: [notFoundCase('campaign')],
+  },
+  'PATCH /campaigns/{id}': {
+    operationId: 'updateCampaign',
+    tag: 'Campaigns',
+    summary: 'Update a campaign',
+    description:
+      'DRAFT or SCHEDULED campaigns only; `null` removes an optional field. Checked as on creation.',
+    body: patchCampaignSchema,
+    bodyExample: { subject: 'Our November news' },
+    success: { status: 200, description: 'The updated campaign', data: campaignResponseSchema },
+    errors: [notFoundCase('campaign'), invalidState, concurrentModificationCase],
+  },
+  'DELETE /campaigns/{id}': {
+    operationId: 'deleteCampaign',
+    tag: 'Campaigns',
+    summary: 'Delete a campaign',
+    description: 'DRAFT campaigns only.',
+    success: { status: 200, description: 'Deleted', data: deletedSchema },
+    errors: [notFoundCase('campaign'), invalidState, concurrentModificationCase],
+  },
+  'POST /campaigns/{id}/send': {
+    operationId: 'sendCampaign',
+    tag: 'Campaigns',
+    summary: 'Send, schedule or resume a campaign',
+    description:
+      'No body or `scheduledFor: null` sends now (DRAFT or SCHEDULED → SENDING); a future `scheduledFor` (at most 365 days ahead, else 422 `IN_THE_PAST` / `BEYOND_HORIZON`) schedules it (SCHEDULED; on a SCHEDULED campaign it reschedules). On a PAUSED campaign (paused by the deliverability guard) no body resumes it: SENDING again, its held-back emails sent once each. Content, sender domain and audience are checked first (422 `EMPTY_AUDIENCE` when nobody subscribed is in it); the audience is frozen when sending starts.',
+    body: sendCampaignSchema,
+    bodyExample: { scheduledFor: '2026-12-01T09:00:00Z' },
+    success: { status: 200, description: 'The campaign, SENDING or SCHEDULED', data: campaignResponseSchema },
+    errors: [notFoundCase('campaign'), invalidState, concurrentModificationCase, { status: 422, code: 'EMPTY_AUDIENCE', when: 'The audience has no subscribed contacts' }],
+  },
+  'POST /campaigns/{id}/cancel': {
+    operationId: 'cancelCampaign',
+    tag: 'Campaigns',
+    summary: 'Cancel a scheduled or sending campaign',
+    description:
+      'A SCHEDULED campaign goes back to DRAFT (its schedule is deleted); a SENDING or PAUSED one is CANCELLED at once and its emails not yet handed to SES end `CANCELLED` (the rest stands).',
+    success: { status: 200, description: 'The campaign', data: campaignResponseSchema },
+    errors: [notFoundCase('campaign'), invalidState, concurrentModificationCase],
+  },
+  'POST /campaigns/{id}/test': {
+    operationId: 'testCampaign',
+    tag: 'Campaigns',
+    summary: 'Send a test email',
+    description:
+      '`{ email }` or `{ emails: [...] }` (at most 5): sent at once, the subject prefixed `[TEST] `, rendered for each address\'s contact (its data) or with sample values (`firstName` Sample). Each is an email of source `test` (`sourceId` the campaign; `contactId` `sample` when the address is no contact): it shows in `GET /emails?source=test&campaignId=…` with its timeline and counts in the day\'s `sent` of `GET /analytics`, never in the campaign\'s stats or progress.',
+    body: testSendSchema,
+    bodyExample: { email: 'me@example.com' },
+    success: { status: 200, description: 'The test emails sent', data: campaignTestResponseSchema },
+    errors: [notFoundCase('campaign'), { status: 422, code: 'TEST_SEND_FAILED', when: 'SES rejected the test email' }, { status: 503, code: 'TEST_SEND_FAILED', when: 'SES could not take the test email now' }],
+  },
+  'GET /campaigns/{id}/stats': {
+    operationId: 'getCampaignStats',
+    tag: 'Campaigns',
+    summary: 'Campaign analytics',
+    description:
+      'Counts and rates (see Campaigns): unique opens and clicks and every open and click, bounces, complaints, unsubscribes, failed, suppressed and cancelled emails, and rates in percent of `sentCount` (two decimals; 0 when nothing was sent).',
+    success: { status: 200, description: 'Counts and rates', data: campaignStatsResponseSchema },
+    errors: [notFoundCase('campaign')],
+  },
+};

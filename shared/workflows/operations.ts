@@ -1,0 +1,74 @@
+import { concurrentModificationCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
+import { deletedSchema, pageSchema } from '../http/responses';
+import { createdWorkflowResponseSchema, executionResponseSchema, workflowResponseSchema, workflowWithStatsResponseSchema } from './responses';
+import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from './schemas';
+
+/** The OpenAPI entries of the workflow routes, keyed by route key ('METHOD /path'). */
+export const workflowOperations: Record<string, OperationDoc> = {
+  'POST /workflows': {
+    operationId: 'createWorkflow',
+    tag: 'Workflows',
+    summary: 'Create a workflow',
+    description:
+      'When a contact does X (an event, entering or leaving a tracked segment, being created), run the steps from the first one (triggers, steps, validation and limits under Workflows). The answer carries `webhookSecret` (`whsec_…`, shown only here): it signs the WEBHOOK steps.',
+    body: createWorkflowSchema,
+    bodyExample: {
+      name: 'Onboarding',
+      trigger: { type: 'EVENT', event: 'signed_up' },
+      steps: [
+        { id: 'welcome', type: 'SEND_EMAIL', templateId: '01KAQ5VZ3N4G8T2M6P0R9S7W1X', next: 'wait' },
+        { id: 'wait', type: 'DELAY', amount: 3, unit: 'days', next: 'plan' },
+        { id: 'plan', type: 'CONDITION', filters: { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }, then: 'tips' },
+        { id: 'tips', type: 'SEND_EMAIL', templateId: '01KAQ5VZ3N4G8T2M6P0R9S7W1Y' },
+      ],
+    },
+    success: { status: 201, description: 'The workflow, its stats and its webhook signing secret', data: createdWorkflowResponseSchema },
+  },
+  'GET /workflows': {
+    operationId: 'listWorkflows',
+    tag: 'Workflows',
+    summary: 'List workflows',
+    description: 'Newest first; `total` is read from a counter.',
+    query: listWorkflowsQuerySchema,
+    success: { status: 200, description: 'A page of workflows, newest first', data: pageSchema(workflowResponseSchema) },
+  },
+  'GET /workflows/{id}': {
+    operationId: 'getWorkflow',
+    tag: 'Workflows',
+    summary: 'Get a workflow with its stats',
+    description:
+      'With `stats`: `entered`, `completed`, `exited`, `failed`, `cancelled`, and the delivery counters of its emails.',
+    success: { status: 200, description: 'The workflow and its stats', data: workflowWithStatsResponseSchema },
+    errors: [notFoundCase('workflow')],
+  },
+  'PATCH /workflows/{id}': {
+    operationId: 'updateWorkflow',
+    tag: 'Workflows',
+    summary: 'Update a workflow',
+    description:
+      'Any of `name`, `description` (`null` removes it), `enabled`, `trigger`, `allowReentry`, `steps`, validated as on creation. A change of trigger, steps or allowReentry is a new version; running executions keep theirs. `enabled: false` stops new entries (running executions go on).',
+    body: patchWorkflowSchema,
+    bodyExample: { enabled: false },
+    success: { status: 200, description: 'The updated workflow', data: workflowWithStatsResponseSchema },
+    errors: [notFoundCase('workflow'), concurrentModificationCase],
+  },
+  'DELETE /workflows/{id}': {
+    operationId: 'deleteWorkflow',
+    tag: 'Workflows',
+    summary: 'Delete a workflow',
+    description:
+      'Its running and waiting executions are cancelled (`CANCELLED`, `WORKFLOW_DELETED`).',
+    success: { status: 200, description: 'Deleted', data: deletedSchema },
+    errors: [notFoundCase('workflow')],
+  },
+  'GET /workflows/{id}/executions': {
+    operationId: 'listWorkflowExecutions',
+    tag: 'Workflows',
+    summary: 'List executions',
+    description:
+      'Newest first, each with its steps (status, outcome, error, `waitUntil`, `emailId`); filters `status` and `contactId`. `total` is the workflow\'s executions (`entered`), not narrowed by the filters.',
+    query: listExecutionsQuerySchema,
+    success: { status: 200, description: 'A page of executions, newest first, each with its steps', data: pageSchema(executionResponseSchema) },
+    errors: [notFoundCase('workflow')],
+  },
+};
