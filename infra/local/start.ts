@@ -60,6 +60,8 @@ async function main() {
 
   const { ports } = settings;
   const assemblyDir = path.join(settings.dataDir, 'cdk.out');
+  // Made once the template is read; the SES front, started before, publishes through it.
+  // eslint-disable-next-line prefer-const
   let bus: ReturnType<typeof createEventBus> | undefined;
   const results = await Promise.allSettled([
     // The dashboard function bundles the app's build: make it first when its sources are newer.

@@ -4,7 +4,12 @@ import httpJsonBodyParser from '@middy/http-json-body-parser';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { DEFAULT_MAX_BODY_BYTES, findRoute, routeKey, sessionAccess, type CallerKind, type KeyKind, type Route } from './routes';
+// The one HTTP handler factory admits every request (project status, revoked key, rate limit) and
+// re-checks every dashboard session, so that no function can forget to: the two imports from a
+// domain that the README's map explains.
+// eslint-disable-next-line import/no-restricted-paths
 import { assertSessionCurrent } from '../accounts/session-check';
+// eslint-disable-next-line import/no-restricted-paths
 import { admitRequest } from '../access/admission';
 import { withCorrelationId } from '../observability/correlation';
 import { logger } from '../observability/logger';

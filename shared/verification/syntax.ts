@@ -146,7 +146,7 @@ function checkDomain(raw: string, errors: string[], notes: string[]): string {
     errors.push(`The domain "${show(raw)}" is not a valid domain name.`);
     return '';
   }
-  if (/[^\x00-\x7f]/.test(raw)) {
+  if (/\P{ASCII}/u.test(raw)) {
     notes.push(`The internationalized domain ${raw.toLowerCase()} is ${ascii} in DNS (punycode).`);
   }
   if (ascii.length > emailLimits.domain) {

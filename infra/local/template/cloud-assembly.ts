@@ -7,11 +7,14 @@ import path from 'node:path';
  * functions, their environment and roles, queues, the table, event source mappings, rules, the
  * API's routes and authorizer — comes from here (infra/local/template/synth.ts writes it).
  */
+// Properties are whatever each resource type declares: read field by field where used.
+/* eslint-disable @typescript-eslint/no-explicit-any */
 export interface CfnResource {
   Type: string;
   Properties?: Record<string, any>;
   Metadata?: Record<string, any>;
 }
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 export interface CfnTemplate {
   Resources: Record<string, CfnResource>;

@@ -7,7 +7,7 @@ import {
   type DynamoDBStreamsClient,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
-import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import type { AttributeValue as LambdaAttributeValue, DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { REGION, resourcesOfType, referencedLogicalId, type CfnTemplate } from '../../template/cloud-assembly';
 import { matchesPattern, type EventPattern } from './event-pattern';
 import type { Resolve } from '../../template/intrinsics';
@@ -217,18 +217,19 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The SDK's attribute values (bytes as Uint8Array) in the JSON form Lambda delivers (bytes as base64). */
-function toJsonValue(value: AttributeValue): unknown {
+function toJsonValue(value: AttributeValue): LambdaAttributeValue {
   // The SDK's deserializer returns an empty map as {} (its union tag lost); Lambda delivers {"M":{}}.
   if (Object.keys(value).length === 0) return { M: {} };
   if (value.B) return { B: Buffer.from(value.B).toString('base64') };
   if (value.BS) return { BS: value.BS.map((item) => Buffer.from(item).toString('base64')) };
   if (value.M) return { M: toJsonImage(value.M) };
   if (value.L) return { L: value.L.map(toJsonValue) };
-  return value;
+  // Every other member (S, N, SS, NS, BOOL, NULL) has the same JSON form in both.
+  return value as LambdaAttributeValue;
 }
 
-function toJsonImage(image: Record<string, AttributeValue> | undefined): Record<string, any> | undefined {
-  return image && Object.fromEntries(Object.entries(image).map(([name, value]) => [name, toJsonValue(value)]));
+function toJsonImage(image: Record<string, AttributeValue>): Record<string, LambdaAttributeValue> {
+  return Object.fromEntries(Object.entries(image).map(([name, value]) => [name, toJsonValue(value)]));
 }
 
 function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord {
@@ -242,9 +243,9 @@ function toLambdaRecord(record: StreamRecord, streamArn: string): DynamoDBRecord
     eventSourceARN: streamArn,
     dynamodb: {
       ApproximateCreationDateTime: data.ApproximateCreationDateTime ? Math.floor(data.ApproximateCreationDateTime.getTime() / 1000) : undefined,
-      Keys: toJsonImage(data.Keys),
-      NewImage: toJsonImage(data.NewImage),
-      OldImage: toJsonImage(data.OldImage),
+      Keys: data.Keys && toJsonImage(data.Keys),
+      NewImage: data.NewImage && toJsonImage(data.NewImage),
+      OldImage: data.OldImage && toJsonImage(data.OldImage),
       SequenceNumber: data.SequenceNumber,
       SizeBytes: data.SizeBytes,
       StreamViewType: data.StreamViewType as NonNullable<DynamoDBRecord['dynamodb']>['StreamViewType'],
