@@ -1,0 +1,198 @@
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Context } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { PAGE_SIZE, processFanoutMessage } from '../../../../shared/campaigns/dispatch';
+import { toItem as contactItem } from '../../../../shared/contacts/contacts';
+import { verifyUnsubscribeToken } from '../../../../shared/unsubscribe/token';
+import { C, campaignKey, P, startedCampaignItem, statsKey } from '../../../support/campaign-fixtures';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const sqs = mockClient(SQSClient);
+
+const FANOUT_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-fanout-test';
+const SEND_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-send-test';
+const dispatchMessage = { kind: 'dispatch', projectId: P, campaignId: C } as const;
+const withTime = (ms: number) => ({ getRemainingTimeInMillis: () => ms }) as Context;
+
+const campaign = startedCampaignItem({
+  totalRecipients: 0,
+  content: { subject: 'News for {{contact.data.name}}', html: '<p>Hi {{contact.data.name}}</p>', from: { email: 'news@acme.test' }, replyTo: null },
+  dispatch: {},
+});
+
+const contactId = (n: number) => `01HZY3K8Q2V9J6M4T7W5X0C0${String(n).padStart(2, '0')}`;
+const contact = (n: number) =>
+  contactItem(P, { id: contactId(n), email: `reader${n}@example.com`, subscribed: true, data: { name: `Reader ${n}` }, createdAt: '2026-11-23T08:00:00.000Z', updatedAt: '2026-11-23T08:00:00.000Z' });
+
+/** The audience (GSI3's subscribed partition) as pages of contacts; each page but the last has a cursor. */
+function givenAudience(pages: Record<string, unknown>[][]) {
+  const query = ddb.on(QueryCommand);
+  pages.forEach((items, index) => query.resolvesOnce({ Items: items, ...(index < pages.length - 1 ? { LastEvaluatedKey: { page: index + 1 } } : {}) }));
+}
+
+/**
+ * The campaign item's updates by kind (claim, checkpoint, finish, release), answered as DynamoDB
+ * would: a checkpoint returns the campaign with the status `statusAfterCheckpoint` gives it.
+ */
+function givenCampaignUpdates(statusAfterCheckpoint: (checkpoint: number) => string = () => 'SENDING') {
+  let checkpoints = 0;
+  let total = 0;
+  ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
+    const expression = input.UpdateExpression!;
+    if (input.ReturnValues === 'ALL_OLD') return { Attributes: campaign };
+    if (expression.startsWith('SET totalRecipients')) {
+      total += input.ExpressionAttributeValues![':queued'] as number;
+      return { Attributes: { ...campaign, status: statusAfterCheckpoint(++checkpoints), totalRecipients: total } };
+    }
+    if (expression.startsWith('SET #dispatch.#done')) return { Attributes: { ...campaign, totalRecipients: total } };
+    return {};
+  });
+  ddb.on(GetCommand, { Key: statsKey }).resolves({ Item: { recipients: 3, settled: 0 } });
+  ddb.on(BatchWriteCommand).resolves({});
+  sqs.on(SendMessageBatchCommand).resolves({ Failed: [] });
+}
+
+const campaignUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key!.SK === campaignKey.SK);
+const writtenItems = () => ddb.commandCalls(BatchWriteCommand).flatMap((call) => Object.values(call.args[0].input.RequestItems!).flat().map((request) => request.PutRequest!.Item!));
+/** The email records written (their recipient references beside them are not). */
+const writtenRecords = () => writtenItems().filter((item) => item.PK === `PROJECT#${P}`);
+const queuedBodies = (queueUrl: string) =>
+  sqs
+    .commandCalls(SendMessageBatchCommand)
+    .filter((call) => call.args[0].input.QueueUrl === queueUrl)
+    .flatMap((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!)));
+
+beforeEach(() => {
+  ddb.reset();
+  sqs.reset();
+});
+
+describe('the campaign fan-out (campaign-dispatch)', () => {
+  it('pages the frozen audience onto the campaign send queue: each page written, queued and checkpointed; the last page finishes it with the audience size', async () => {
+    // Prepare: two pages, 2 + 1 subscribed contacts
+    givenAudience([[contact(1), contact(2)], [contact(3)]]);
+    givenCampaignUpdates();
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+
+    // Assess: the audience read newest first from GSI3, below the bound of the send's start
+    const [firstPage, secondPage] = ddb.commandCalls(QueryCommand).map((call) => call.args[0].input);
+    expect(firstPage).toMatchObject({ IndexName: 'GSI3', ScanIndexForward: false, Limit: PAGE_SIZE, ExclusiveStartKey: undefined, ExpressionAttributeValues: { ':pk': expect.stringContaining(P) } });
+    expect(secondPage!.ExclusiveStartKey).toEqual({ page: 1 });
+    // Each recipient's record rendered for that contact, with its one-click unsubscribe link
+    const records = writtenRecords();
+    expect(records.map((record) => [record.to, record.subject, record.html, record.status, record.marketing])).toEqual([
+      [{ email: 'reader1@example.com' }, 'News for Reader 1', '<p>Hi Reader 1</p>', 'QUEUED', true],
+      [{ email: 'reader2@example.com' }, 'News for Reader 2', '<p>Hi Reader 2</p>', 'QUEUED', true],
+      [{ email: 'reader3@example.com' }, 'News for Reader 3', '<p>Hi Reader 3</p>', 'QUEUED', true],
+    ]);
+    const link = (records[0]!.headers as { name: string; value: string }[]).find((header) => header.name === 'List-Unsubscribe')!.value;
+    expect(verifyUnsubscribeToken(link.slice(1, -1).split('/unsubscribe/')[1]!)).toEqual({ projectId: P, contactId: contactId(1), campaignId: C });
+    // The text part made from the HTML, with the same link
+    expect(records[0]!.text).toBe(`Hi Reader 1\n\nUnsubscribe: ${link.slice(1, -1)}\n`);
+    expect(queuedBodies(SEND_QUEUE_URL)).toEqual(records.map((record) => ({ projectId: P, emailId: record.id })));
+    // Each record's recipient reference in the same BatchWriteItem (shared/db/README.md)
+    expect(writtenItems().filter((item) => item.PK !== `PROJECT#${P}`)).toEqual(
+      records.map((record) => ({ PK: `PROJECT#${P}#EMAILS_TO#${(record.to as { email: string }).email}`, SK: `EMAIL#${record.id}`, emailId: record.id, sourceType: 'campaign', sourceId: C })),
+    );
+    // Checkpoints after each page, then the finish, all as the owner that claimed it
+    const [claim, ...rest] = campaignUpdates();
+    const owner = claim!.ExpressionAttributeValues![':owner'];
+    expect(rest.map((input) => [input.UpdateExpression!.split(',')[0], input.ExpressionAttributeValues![':queued'], input.ExpressionAttributeValues![':cursor'], input.ExpressionAttributeValues![':owner']])).toEqual([
+      ['SET totalRecipients = totalRecipients + :queued', 2, { page: 1 }, owner],
+      ['SET totalRecipients = totalRecipients + :queued', 1, undefined, owner],
+      ['SET #dispatch.#done = :true REMOVE #dispatch.#owner', undefined, undefined, owner],
+    ]);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).find((input) => input.Key!.SK === statsKey.SK)).toMatchObject({ UpdateExpression: 'SET recipients = :recipients', ExpressionAttributeValues: { ':recipients': 3 } });
+  });
+
+  it('derives the same email ids when a page is dispatched again, so a redelivered page never sends twice', async () => {
+    // Prepare
+    givenAudience([[contact(1), contact(2)]]);
+    givenCampaignUpdates();
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+    const first = writtenRecords().map((record) => record.id);
+    ddb.reset();
+    sqs.reset();
+    givenAudience([[contact(1), contact(2)]]);
+    givenCampaignUpdates();
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+
+    // Assess
+    expect(writtenRecords().map((record) => record.id)).toEqual(first);
+  });
+
+  it('redoes the page of a dispatcher that died with conditional puts, so a record already there (maybe sent) is not overwritten', async () => {
+    // Prepare: the claim finds another owner's lease expired
+    givenAudience([[contact(1), contact(2)]]);
+    givenCampaignUpdates();
+    ddb.on(UpdateCommand, { ReturnValues: 'ALL_OLD' }).resolves({ Attributes: { ...campaign, dispatch: { owner: 'dead', leaseUntil: 1, cursor: { page: 7 } } } });
+    ddb.on(PutCommand).resolves({});
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+
+    // Assess
+    expect(ddb.commandCalls(QueryCommand)[0]!.args[0].input.ExclusiveStartKey).toEqual({ page: 7 });
+    expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(0);
+    const puts = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(puts.filter((put) => put.Item!.PK === `PROJECT#${P}`).map((put) => [put.Item!.to, put.ConditionExpression])).toEqual([
+      [{ email: 'reader1@example.com' }, 'attribute_not_exists(PK)'],
+      [{ email: 'reader2@example.com' }, 'attribute_not_exists(PK)'],
+    ]);
+    // Each record's recipient reference again, unconditionally (the dead dispatcher may not have written it)
+    expect(puts.filter((put) => put.Item!.PK !== `PROJECT#${P}`).map((put) => [put.Item!.PK, put.ConditionExpression])).toEqual([
+      [`PROJECT#${P}#EMAILS_TO#reader1@example.com`, undefined],
+      [`PROJECT#${P}#EMAILS_TO#reader2@example.com`, undefined],
+    ]);
+  });
+
+  it('stops at the next page when the campaign was PAUSED, keeping its cursor for the resume', async () => {
+    // Prepare: paused while the first page was queued
+    givenAudience([[contact(1), contact(2)], [contact(3)]]);
+    givenCampaignUpdates(() => 'PAUSED');
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+
+    // Assess: one page queued, the lease released, the cursor kept, the dispatch not done
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(1);
+    expect(queuedBodies(SEND_QUEUE_URL)).toHaveLength(2);
+    const last = campaignUpdates().at(-1)!;
+    expect(last).toMatchObject({ UpdateExpression: 'REMOVE #dispatch.#owner, #dispatch.#leaseUntil', ConditionExpression: '#dispatch.#owner = :owner' });
+    expect(campaignUpdates().filter((input) => input.UpdateExpression!.includes('#dispatch.#done'))).toEqual([]);
+    expect(ddb.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key!.SK === statsKey.SK)).toHaveLength(0);
+  });
+
+  it('stops at the next page when the campaign was CANCELLED, its audience size final at what was queued', async () => {
+    // Prepare
+    givenAudience([[contact(1), contact(2)], [contact(3)]]);
+    givenCampaignUpdates(() => 'CANCELLED');
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+
+    // Assess
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(1);
+    expect(campaignUpdates().at(-1)!.UpdateExpression).toBe('SET #dispatch.#done = :true REMOVE #dispatch.#owner, #dispatch.#cursor');
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).find((input) => input.Key!.SK === statsKey.SK)!.ExpressionAttributeValues).toEqual({ ':recipients': 2 });
+  });
+
+  it('queues its own continuation and releases the campaign when its invocation runs out of time', async () => {
+    // Prepare: less than the 10 s reserve left after the first page
+    givenAudience([[contact(1), contact(2)], [contact(3)]]);
+    givenCampaignUpdates();
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(9_000));
+
+    // Assess
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(1);
+    expect(queuedBodies(FANOUT_QUEUE_URL)).toEqual([dispatchMessage]);
+    expect(campaignUpdates().at(-1)!.UpdateExpression).toBe('REMOVE #dispatch.#owner, #dispatch.#leaseUntil');
+  });
+});

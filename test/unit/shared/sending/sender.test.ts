@@ -1,0 +1,378 @@
+import { jest } from '@jest/globals';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
+import { MessageRejected, SendEmailCommand, SESv2Client, TooManyRequestsException } from '@aws-sdk/client-sesv2';
+import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { handler } from '../../../../functions/sender/handler';
+import { sesTagNames } from '../../../../shared/delivery/ses-tags';
+import type { EmailRecord } from '../../../../shared/emails/emails';
+import { resetPacerMemory } from '../../../../shared/sending/pacer';
+import { retryDelaySeconds } from '../../../../shared/sending/sender';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const ses = mockClient(SESv2Client);
+const s3 = mockClient(S3Client);
+const sqs = mockClient(SQSClient);
+
+const QUEUE_ARN = 'arn:aws:sqs:us-east-1:123456789012:send';
+const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/send';
+const PDF = new Uint8Array([37, 80, 68, 70]);
+
+const email: EmailRecord = {
+  id: 'E1',
+  projectId: 'P1',
+  contactId: 'C1',
+  to: { email: 'jane@example.com', name: 'Jane' },
+  from: { email: 'news@acme.test', name: 'Acme News' },
+  replyTo: ['support@acme.test'],
+  subject: 'Hello',
+  html: '<p>Hello</p>',
+  headers: [{ name: 'List-Unsubscribe', value: '<https://u.test/x>' }],
+  attachments: [{ key: 'attachments/P1/E1/0', filename: 'report.pdf', contentType: 'application/pdf', size: 4 }],
+  source: { type: 'transactional' },
+  marketing: false,
+  status: 'SENDING',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:01.000Z',
+  leaseUntil: 1_767_225_661_000,
+};
+const emailKey = { PK: 'PROJECT#P1', SK: 'EMAIL#E1' };
+const contactKey = { PK: 'PROJECT#P1', SK: 'CONTACT#C1' };
+const suppressionKey = { PK: 'PROJECT#P1', SK: 'SUPPRESSED#jane@example.com' };
+
+function record(body: string, messageId = 'm1', receiveCount = 1): SQSRecord {
+  return {
+    messageId,
+    receiptHandle: `rh-${messageId}`,
+    body,
+    attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '1', SenderId: 'x', ApproximateFirstReceiveTimestamp: '1' },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: QUEUE_ARN,
+    awsRegion: 'us-east-1',
+  };
+}
+const event = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
+const sendBody = JSON.stringify({ projectId: 'P1', emailId: 'E1' });
+
+/** DynamoDB as the sender sees it: the claim returns the record, pacer and release succeed. */
+function prepareTable(stored: EmailRecord = email, { subscribed = true, suppressed = false } = {}) {
+  ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
+    if (input.Key!.SK === 'EMAIL#E1' && input.ReturnValues === 'ALL_NEW') return { Attributes: { ...emailKey, ...stored } };
+    return {};
+  });
+  ddb.on(GetCommand, { Key: contactKey }).resolves({ Item: { subscribed } });
+  ddb.on(GetCommand, { Key: suppressionKey }).resolves(suppressed ? { Item: { PK: 'PROJECT#P1' } } : {});
+  ddb.on(TransactWriteCommand).resolves({});
+  s3.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => PDF } as never });
+}
+
+const updates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+const claims = () => updates().filter((input) => input.ReturnValues === 'ALL_NEW');
+const releases = () => updates().filter((input) => input.UpdateExpression?.startsWith('SET #status = :queued'));
+const pacerWrites = () => updates().filter((input) => input.Key!.PK === 'SES_PACER');
+const transactItems = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+
+describe('sender', () => {
+  beforeEach(() => {
+    ddb.reset();
+    ses.reset();
+    s3.reset();
+    sqs.reset();
+    resetPacerMemory();
+    jest.restoreAllMocks();
+  });
+
+  it('sends a claimed email and records SENT with an email.sent event in one transaction', async () => {
+    // Prepare
+    prepareTable();
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(claims()).toEqual([
+      {
+        TableName: 'mailwright-test',
+        Key: emailKey,
+        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :nowMs OR claimToken = :token)))',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': expect.any(Number), ':token': expect.stringMatching(/^[0-9a-f-]{36}$/), ':now': expect.any(String), ':nowMs': expect.any(Number) },
+        ReturnValues: 'ALL_NEW',
+      },
+    ]);
+    const lease = claims()[0]!.ExpressionAttributeValues!;
+    expect(lease[':leaseUntil'] - lease[':nowMs']).toBe(60_000);
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: 'mailwright-test', Key: suppressionKey, ConsistentRead: true, ProjectionExpression: 'PK' },
+    ]);
+    expect(s3.commandCalls(GetObjectCommand)[0]!.args[0].input).toEqual({ Bucket: 'mailwright-payloads-test', Key: 'attachments/P1/E1/0' });
+    expect(pacerWrites()).toHaveLength(1);
+    expect(ses.commandCalls(SendEmailCommand)[0]!.args[0].input).toEqual({
+      FromEmailAddress: '"Acme News" <news@acme.test>',
+      Destination: { ToAddresses: ['"Jane" <jane@example.com>'] },
+      ReplyToAddresses: ['support@acme.test'],
+      Content: {
+        Simple: {
+          Subject: { Data: 'Hello', Charset: 'UTF-8' },
+          Body: { Html: { Data: '<p>Hello</p>', Charset: 'UTF-8' }, Text: { Data: 'Hello', Charset: 'UTF-8' } },
+          Headers: [{ Name: 'List-Unsubscribe', Value: '<https://u.test/x>' }],
+          Attachments: [{ RawContent: PDF, FileName: 'report.pdf', ContentType: 'application/pdf', ContentDisposition: 'ATTACHMENT' }],
+        },
+      },
+      EmailTags: [
+        { Name: sesTagNames.project, Value: 'P1' },
+        { Name: sesTagNames.email, Value: 'E1' },
+        { Name: sesTagNames.source, Value: 'transactional' },
+      ],
+      ConfigurationSetName: 'mailwright-test',
+    });
+    const [items] = transactItems();
+    expect(items).toHaveLength(2); // the email and the event; the event counters are added after
+    expect(items![0]!.Update).toEqual({
+      TableName: 'mailwright-test',
+      Key: emailKey,
+      UpdateExpression: 'SET #status = :status, updatedAt = :now, #f0 = :f0, #f1 = :f1 REMOVE leaseUntil',
+      ConditionExpression: '#status = :sending',
+      ExpressionAttributeNames: { '#status': 'status', '#f0': 'sesMessageId', '#f1': 'sentAt' },
+      ExpressionAttributeValues: { ':status': 'SENT', ':sending': 'SENDING', ':now': expect.any(String), ':f0': 'ses-1', ':f1': expect.any(String) },
+    });
+    expect(items![1]!.Put).toMatchObject({
+      TableName: 'mailwright-test',
+      Item: {
+        name: 'email.sent',
+        contactId: 'C1',
+        emailId: 'E1',
+        data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } },
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(updates()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'EVENT_NAME#email.sent' } }),
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'COUNTER#EVENTS' } }),
+        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'STATS#transactional' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' } }),
+      ]),
+    );
+    // The day's sent (GET /analytics), on the UTC day of the email.sent event, after the transaction
+    const day = (items![1]!.Put!.Item!.createdAt as string).slice(0, 10);
+    expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([
+      { TableName: 'mailwright-test', Key: { PK: 'PROJECT#P1', SK: `ANALYTICS_DAY#${day}` }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' }, ExpressionAttributeValues: { ':a0': 1 } },
+    ]);
+    expect(releases()).toHaveLength(0);
+  });
+
+  it('releases a throttled email and brings its message back after an exponential backoff', async () => {
+    // Prepare: third receive → 2^2 s + jitter
+    prepareTable();
+    ses.on(SendEmailCommand).rejects(new TooManyRequestsException({ message: 'Maximum sending rate exceeded.', $metadata: { httpStatusCode: 429 } }));
+    sqs.on(GetQueueUrlCommand).resolves({ QueueUrl: QUEUE_URL });
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+    jest.spyOn(Math, 'random').mockReturnValue(0.3);
+
+    // Act
+    const response = await handler(event(record(sendBody, 'm1', 3)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+    expect(releases()).toEqual([
+      {
+        TableName: 'mailwright-test',
+        Key: emailKey,
+        UpdateExpression: 'SET #status = :queued, updatedAt = :now REMOVE leaseUntil',
+        ConditionExpression: '#status = :sending',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':queued': 'QUEUED', ':sending': 'SENDING', ':now': expect.any(String) },
+      },
+    ]);
+    expect(sqs.commandCalls(GetQueueUrlCommand).map((call) => call.args[0].input)).toEqual([{ QueueName: 'send', QueueOwnerAWSAccountId: '123456789012' }]);
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: QUEUE_URL, ReceiptHandle: 'rh-m1', VisibilityTimeout: 4 },
+    ]);
+    expect(transactItems()).toHaveLength(0);
+  });
+
+  it('fails a rejected email with an email.failed event and does not retry it', async () => {
+    // Prepare
+    prepareTable();
+    ses.on(SendEmailCommand).rejects(new MessageRejected({ message: 'Email address is not verified.', $metadata: { httpStatusCode: 400 } }));
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    const [items] = transactItems();
+    expect(items![0]!.Update).toMatchObject({
+      Key: emailKey,
+      ExpressionAttributeNames: { '#status': 'status', '#f0': 'failureReason' },
+      ExpressionAttributeValues: { ':status': 'FAILED', ':f0': 'MessageRejected: Email address is not verified.' },
+    });
+    expect(items![1]!.Put!.Item).toMatchObject({
+      name: 'email.failed',
+      emailId: 'E1',
+      data: { reason: 'MessageRejected: Email address is not verified.', subject: 'Hello' },
+    });
+    expect(releases()).toHaveLength(0);
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
+  });
+
+  it('does nothing for a redelivered message whose email was already sent', async () => {
+    // Prepare: the claim's condition fails; the email is SENT
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    ddb.on(GetCommand, { Key: emailKey }).resolves({ Item: { status: 'SENT' } });
+
+    // Act
+    const response = await handler(event(record(sendBody, 'm1', 2)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: 'mailwright-test', Key: emailKey, ConsistentRead: true, ProjectionExpression: '#status, leaseUntil', ExpressionAttributeNames: { '#status': 'status' } },
+    ]);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('brings a second message for an email another sender holds back after that lease, so the email is not lost if that sender dies', async () => {
+    // Prepare: another claim's lease runs 30 s more
+    jest.spyOn(Date, 'now').mockReturnValue(1_795_000_000_000);
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
+    ddb.on(GetCommand, { Key: emailKey }).resolves({ Item: { status: 'SENDING', leaseUntil: 1_795_000_030_000 } });
+    sqs.on(GetQueueUrlCommand).resolves({ QueueUrl: QUEUE_URL });
+    sqs.on(ChangeMessageVisibilityCommand).resolves({});
+
+    // Act
+    const response = await handler(event(record(sendBody, 'm2')));
+
+    // Assess: not done — back after the lease (30 s + 1 s)
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm2' }] });
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([{ QueueUrl: QUEUE_URL, ReceiptHandle: 'rh-m2', VisibilityTimeout: 31 }]);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+
+  it('suppresses mail to a suppressed address without sending it', async () => {
+    // Prepare
+    prepareTable(email, { suppressed: true });
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(pacerWrites()).toHaveLength(0);
+    const [items] = transactItems();
+    expect(items![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'SUPPRESSED' });
+    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', contactId: 'C1', emailId: 'E1', data: { reason: 'SUPPRESSED' } });
+  });
+
+  it('suppresses marketing mail to an unsubscribed contact', async () => {
+    // Prepare
+    prepareTable({ ...email, marketing: true, source: { type: 'workflow', id: 'K1' } }, { subscribed: false });
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
+      { TableName: 'mailwright-test', Key: contactKey, ConsistentRead: true, ProjectionExpression: '#subscribed', ExpressionAttributeNames: { '#subscribed': 'subscribed' } },
+    ]);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    const [items] = transactItems();
+    expect(items![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'UNSUBSCRIBED' });
+    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', data: { reason: 'UNSUBSCRIBED', source: { type: 'workflow', id: 'K1' } } });
+  });
+
+  it('sends transactional mail to an unsubscribed contact', async () => {
+    // Prepare
+    prepareTable(email, { subscribed: false });
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-2' });
+
+    // Act
+    await handler(event(record(sendBody)));
+
+    // Assess
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+  });
+
+  it('reports unparseable bodies as batch item failures and still processes the rest of the batch', async () => {
+    // Prepare
+    prepareTable({ ...email, attachments: [] });
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-3' });
+
+    // Act
+    const response = await handler(event(record('not json', 'bad-json'), record(JSON.stringify({ projectId: 'P1' }), 'bad-shape'), record(sendBody, 'good')));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'bad-json' }, { itemIdentifier: 'bad-shape' }] });
+    expect(claims()).toHaveLength(1);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
+  });
+
+  it('releases the email and reports the message when DynamoDB fails before the send', async () => {
+    // Prepare
+    prepareTable();
+    ddb.on(GetCommand, { Key: suppressionKey }).rejects(Object.assign(new Error('Service unavailable'), { name: 'InternalServerError' }));
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(releases()).toHaveLength(1);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(sqs.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
+  });
+
+  it('fails the email when an attachment is gone from the bucket', async () => {
+    // Prepare
+    prepareTable();
+    s3.on(GetObjectCommand).rejects(new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} }));
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(transactItems()[0]![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'FAILED', ':f0': 'ATTACHMENT_MISSING' });
+  });
+
+  it('leaves the message done when someone else finished the email after the send', async () => {
+    // Prepare
+    prepareTable();
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-4' });
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] }),
+    );
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(releases()).toHaveLength(0);
+    // Whoever finished it counted it: no second sent on the day
+    expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([]);
+  });
+});
+
+describe('retryDelaySeconds', () => {
+  it('doubles per receive from 1 s, caps at 300 s and adds up to 1 s of jitter', () => {
+    expect([1, 2, 3, 4, 9, 10, 50].map((count) => retryDelaySeconds(count, () => 0))).toEqual([1, 2, 4, 8, 256, 300, 300]);
+    expect(retryDelaySeconds(3, () => 0.999)).toBeCloseTo(4.999);
+  });
+});

@@ -1,0 +1,146 @@
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { decodeTime } from 'ulid';
+
+process.env.WORKFLOW_QUEUE_URL = 'http://localhost:9324/000000000000/workflows-test';
+const { occurrenceOf, startExecutions, wakeWaiting } = await import('../../../../shared/workflows/triggers');
+const { executionIdFor } = await import('../../../../shared/workflows/executions');
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const sqs = mockClient(SQSClient);
+
+const P = 'P1';
+const C = '01JC0NTACT0000000000000000';
+const E = '01JEVENT0000000000000000AB';
+const [WA, WB, WC, WD] = ['01JWA000000000000000000000', '01JWB000000000000000000000', '01JWC000000000000000000000', '01JWD000000000000000000000'];
+const table = process.env.TABLE_NAME!;
+
+const eventInsert = (name: string, data: Record<string, unknown> = {}) => ({
+  eventName: 'INSERT' as const,
+  keys: { PK: `PROJECT#${P}`, SK: `EVENT#${E}` },
+  newImage: { eventId: E, name, contactId: C, data, createdAt: new Date(decodeTime(E)).toISOString() },
+});
+
+/** The step messages queued, in order; each call a SendMessageBatch of up to ten. */
+const sent = () => sqs.commandCalls(SendMessageBatchCommand).flatMap((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!)));
+
+beforeEach(() => {
+  ddb.reset();
+  sqs.reset();
+  sqs.on(SendMessageBatchCommand).resolves({ Failed: [] });
+});
+
+describe('occurrenceOf', () => {
+  it('reads custom events, segment events and contact creations; ignores the rest', () => {
+    expect(occurrenceOf(eventInsert('signed_up', { plan: 'pro' }))).toMatchObject({ projectId: P, contactId: C, kind: 'EVENT', target: 'signed_up', seed: E, trigger: { type: 'EVENT', event: 'signed_up', eventId: E, data: { plan: 'pro' } } });
+    expect(occurrenceOf(eventInsert('segment.entered', { segmentId: 'S1', segmentName: 'Pro' }))).toMatchObject({ kind: 'SEGMENT_ENTERED', target: 'S1' });
+    expect(occurrenceOf(eventInsert('segment.exited', { segmentId: 'S1' }))).toMatchObject({ kind: 'SEGMENT_EXITED', target: 'S1' });
+    expect(occurrenceOf({ eventName: 'INSERT', keys: { PK: `PROJECT#${P}`, SK: `CONTACT#${C}` }, newImage: { contactId: C } })).toMatchObject({ kind: 'CONTACT_CREATED', target: '-', seed: C });
+    expect(occurrenceOf({ ...eventInsert('x'), eventName: 'MODIFY' })).toBeUndefined();
+    expect(occurrenceOf({ eventName: 'INSERT', keys: { PK: `PROJECT#${P}`, SK: 'CONTACT_EMAIL#a@b.c' }, newImage: {} })).toBeUndefined();
+  });
+});
+
+describe('startExecutions', () => {
+  const occurrence = occurrenceOf(eventInsert('signed_up'))!;
+  const executionOf = (workflowId: string) => executionIdFor(workflowId, E, decodeTime(E));
+
+  function given(guards: Record<string, unknown>[]) {
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: 'WORKFLOW_TRIGGER#EVENT#signed_up' } }).resolves({
+      Item: {
+        PK: `PROJECT#${P}`,
+        SK: 'WORKFLOW_TRIGGER#EVENT#signed_up',
+        [`w_${WA}`]: { version: 1, allowReentry: false },
+        [`w_${WB}`]: { version: 2, allowReentry: false },
+        [`w_${WC}`]: { version: 1, allowReentry: true },
+        [`w_${WD}`]: { version: 4, allowReentry: true },
+      },
+    });
+    for (const [workflowId, version] of [[WA, 1], [WB, 2], [WC, 1], [WD, 4]] as const) {
+      ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: `WORKFLOW_VERSION#${workflowId}#${String(version).padStart(6, '0')}` } }).resolves({ Item: { steps: [{ id: `first-${workflowId}`, type: 'EXIT' }] } });
+    }
+    ddb.on(BatchGetCommand).resolves({ Responses: { [table]: guards } });
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(UpdateCommand).resolves({});
+  }
+
+  it('reads the trigger index once and the guards in one batch; enters only who may, in one transaction each', async () => {
+    // Prepare: B was entered before (no reentry); C has an execution running; D ended its previous one (reentry allowed)
+    given([
+      { workflowId: WB },
+      { workflowId: WC, activeExecutionId: 'OTHER' },
+      { workflowId: WD },
+    ]);
+
+    // Act
+    const entered = await startExecutions(occurrence);
+
+    // Assess
+    expect(entered).toBe(2);
+    expect(ddb.commandCalls(GetCommand).filter((call) => String(call.args[0].input.Key!.SK).startsWith('WORKFLOW_TRIGGER#'))).toHaveLength(1);
+    expect(ddb.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems![table]!.Keys).toHaveLength(4);
+    const entries = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+    expect(entries.map((items) => items[0]!.Put!.Item!.workflowId)).toEqual([WA, WD]);
+    expect(entries[0]![0]!.Put).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(PK)',
+      Item: { SK: `WORKFLOW_EXECUTION#${WA}#${executionOf(WA)}`, executionId: executionOf(WA), workflowVersion: 1, contactId: C, status: 'RUNNING', currentStepId: `first-${WA}`, steps: {}, GSI1PK: `PROJECT#${P}#WORKFLOW_EXECUTIONS#${WA}#STATUS#RUNNING` },
+    });
+    expect(entries[0]![1]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WA}#${C}` }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(entries[1]![1]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WD}#${C}` }, ConditionExpression: 'attribute_not_exists(activeExecutionId)' });
+    expect(sent()).toEqual([
+      { projectId: P, workflowId: WA, executionId: executionOf(WA), stepId: `first-${WA}` },
+      { projectId: P, workflowId: WD, executionId: executionOf(WD), stepId: `first-${WD}` },
+    ]);
+    // One SendMessageBatch for the occurrence's first steps, after the entries.
+    expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(1);
+    // Execution ids carry the trigger's time.
+    expect(decodeTime(executionOf(WA))).toBe(decodeTime(E));
+  });
+
+  it('a redelivered record re-sends the first step of the execution it made, and makes no second one', async () => {
+    // Prepare: A's guard is held by the execution this very event made
+    given([{ workflowId: WA, activeExecutionId: executionOf(WA) }, { workflowId: WB }, { workflowId: WC, activeExecutionId: 'OTHER' }, { workflowId: WD, activeExecutionId: executionOf(WD) }]);
+
+    // Act
+    const entered = await startExecutions(occurrence);
+
+    // Assess
+    expect(entered).toBe(0);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(sent().map((message) => message.workflowId)).toEqual([WA, WD]);
+  });
+
+  it('a lost race for the guard (another event entered first) starts nothing', async () => {
+    // Prepare
+    given([]);
+    ddb.on(TransactWriteCommand).rejects(Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }] }));
+
+    // Act
+    const entered = await startExecutions(occurrence);
+
+    // Assess
+    expect(entered).toBe(0);
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('wakeWaiting', () => {
+  it('queries the waiting index by contact and event name and wakes each with the event', async () => {
+    // Prepare
+    ddb.on(QueryCommand).resolves({ Items: [{ workflowId: WA, executionId: 'X1', stepId: 'wait' }] });
+    const occurrence = occurrenceOf(eventInsert('confirmed'))!;
+
+    // Act
+    const woken = await wakeWaiting(occurrence);
+
+    // Assess
+    expect(woken).toBe(1);
+    expect(ddb.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': `PROJECT#${P}`, ':prefix': `WORKFLOW_WAIT#${C}#confirmed#` },
+      ConsistentRead: true,
+    });
+    expect(sent()).toEqual([{ projectId: P, workflowId: WA, executionId: 'X1', stepId: 'wait', event: { id: E, name: 'confirmed', createdAt: occurrence.event!.createdAt } }]);
+  });
+});
