@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { ConfirmProvider } from '../components/confirm';
 import { Loading } from '../components/ui';
-import { resumeSession } from '../features/auth/session';
 import { queryClient } from '../lib/query-client';
+import { resumeSession } from '../lib/session';
 import { router } from './router';
 
 export function App() {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { signOut, useSession } from '../features/auth/session';
 import { queryClient } from '../lib/query-client';
+import { signOut, useSession } from '../lib/session';
 
 const links = [
   ['/', 'Overview'],

@@ -1,8 +1,8 @@
 import { createBrowserRouter, Navigate, Outlet, useLocation } from 'react-router';
 import { routerBasename } from '../lib/base';
+import { useSession } from '../lib/session';
 import { AcceptInvitationPage } from '../features/auth/accept-invitation';
 import { PasswordResetPage } from '../features/auth/password-reset';
-import { useSession } from '../features/auth/session';
 import { SignInPage } from '../features/auth/sign-in';
 import { ContactPage } from '../features/contacts/contact-page';
 import { ContactsPage } from '../features/contacts/contacts-page';

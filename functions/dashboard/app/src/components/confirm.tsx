@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
 
 interface ConfirmRequest {
   title: string;
@@ -62,3 +62,26 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
 }
 
 export const useConfirm = () => useContext(ConfirmContext);
+
+interface ConfirmButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'onClick' | 'type'> {
+  /** What the dialog asks. */
+  question: Omit<ConfirmRequest, 'resolve'>;
+  /** Runs once the user confirmed. */
+  onConfirm: () => void;
+}
+
+/** A button that asks in the dialog first and acts only on yes. */
+export function ConfirmButton({ question, onConfirm, children, ...button }: ConfirmButtonProps) {
+  const confirm = useConfirm();
+  return (
+    <button
+      type="button"
+      {...button}
+      onClick={async () => {
+        if (await confirm(question)) onConfirm();
+      }}
+    >
+      {children}
+    </button>
+  );
+}

@@ -1,14 +1,5 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, useState, type InputHTMLAttributes, type SelectHTMLAttributes } from 'react';
 import { errorMessage, type ApiError } from '../lib/api-client';
-
-export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <header className="page-header">
-      <h1>{title}</h1>
-      {children && <div className="page-actions">{children}</div>}
-    </header>
-  );
-}
 
 export function Field({ label, hint, ...input }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();

@@ -2,7 +2,7 @@ import createClient from 'openapi-fetch';
 import { apiBaseUrl } from './base';
 import { createAuthFetch } from './auth-fetch';
 import type { paths } from './schema';
-import { accessToken, sessionStore } from './session';
+import { accessToken, sessionStore } from './session-store';
 
 const auth = createAuthFetch({ apiBaseUrl, fetch: (request) => globalThis.fetch(request), getToken: accessToken, onGrant: (grant) => sessionStore.set(grant) });
 

@@ -1,25 +1,39 @@
+import { useSyncExternalStore } from 'react';
+import { api, renewSession, unwrap } from './api-client';
 import type { SessionGrant } from './api-types';
+import { currentRole, sessionStore } from './session-store';
 
-/**
- * The signed-in session, in memory only: never in localStorage, sessionStorage or a readable
- * cookie, so a script injected into the page finds no credential that outlives the page. A
- * reload signs in again silently through the HttpOnly refresh cookie.
- */
-let grant: SessionGrant | null = null;
-const listeners = new Set<() => void>();
+export const useSession = () => useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
 
-export const sessionStore = {
-  get: () => grant,
-  set(next: SessionGrant | null) {
-    grant = next;
-    for (const listener of listeners) listener();
-  },
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => void listeners.delete(listener);
-  },
+/** Owners manage keys, members, domains and webhooks; the API refuses members too. */
+export const useIsOwner = () => {
+  useSession();
+  return currentRole() === 'OWNER';
 };
 
-export const accessToken = () => grant?.accessToken ?? null;
+export async function signIn(body: { email: string; password: string }) {
+  sessionStore.set(await unwrap<SessionGrant>(api.POST('/dashboard/session', { body })));
+}
 
-export const currentRole = () => grant?.projects.find((project) => project.id === grant?.projectId)?.role ?? null;
+/** Accepting an invitation signs the new member in. */
+export async function acceptInvitation(body: { token: string; password: string; name?: string }) {
+  sessionStore.set(await unwrap<SessionGrant>(api.POST('/dashboard/session/invitations/accept', { body })));
+}
+
+/** Forgets the session and every cached answer here (the server has ended it already). */
+export function forgetSession(clearCache: () => void) {
+  sessionStore.set(null);
+  clearCache();
+}
+
+/** Signs out on the server (revokes the session, clears the cookie), then forgets everything here. */
+export async function signOut(clearCache: () => void) {
+  try {
+    await api.DELETE('/dashboard/session');
+  } finally {
+    forgetSession(clearCache);
+  }
+}
+
+/** On start: a browser with a refresh cookie is signed in again without asking. */
+export const resumeSession = () => renewSession();

@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ErrorNote, Field } from '../../components/ui';
+import { MIN_PASSWORD_LENGTH } from '../../lib/password-rules';
+import { acceptInvitation } from '../../lib/session';
 import { AuthPage } from './auth-page';
-import { acceptInvitation } from './session';
-
-export const MIN_PASSWORD_LENGTH = 10;
 
 export function AcceptInvitationPage() {
   const [params] = useSearchParams();

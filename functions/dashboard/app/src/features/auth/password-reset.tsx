@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorNote, Field } from '../../components/ui';
-import { MIN_PASSWORD_LENGTH } from './accept-invitation';
+import { MIN_PASSWORD_LENGTH } from '../../lib/password-rules';
+import { confirmPasswordReset, requestPasswordReset } from './api';
 import { AuthPage } from './auth-page';
-import { confirmPasswordReset, requestPasswordReset } from './session';
 
 /** Without a token: ask for the reset email. With the token from that email: choose a new password. */
 export function PasswordResetPage() {

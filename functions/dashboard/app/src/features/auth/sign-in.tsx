@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ErrorNote, Field } from '../../components/ui';
+import { signIn } from '../../lib/session';
 import { AuthPage } from './auth-page';
-import { signIn } from './session';
 
 export function SignInPage() {
   const navigate = useNavigate();

@@ -1,28 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useConfirm } from '../../components/confirm';
-import { ErrorNote, Loading, PageHeader, StatusBadge } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
+import { ConfirmButton } from '../../components/confirm';
+import { PageHeader } from '../../components/page-header';
+import { ErrorNote, Loading, StatusBadge } from '../../components/ui';
 import { formatDateTime, formatValue } from '../../lib/format';
-import { deleteContact, patchContact, useContact, useContactMutation } from './api';
+import { patchContact, useContact, useContactEmails, useContactEvents, useContactMutation, useDeleteContact } from './api';
 import { dataPatch, toRows, type DataRow } from './data-editor';
 
 export function ContactPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const confirm = useConfirm();
-  const queryClient = useQueryClient();
   const contact = useContact(id);
   const update = useContactMutation((body: Parameters<typeof patchContact>[1]) => patchContact(id, body));
-  const remove = useMutation({
-    mutationFn: () => deleteContact(id),
-    // The lists and counts refresh; the deleted contact's own query is left alone (it would read a 404).
-    onSuccess: () => {
-      navigate('/contacts');
-      void queryClient.invalidateQueries({ queryKey: ['contacts'], predicate: (query) => query.queryKey[1] !== 'one' });
-    },
-  });
+  const remove = useDeleteContact(id, () => navigate('/contacts'));
 
   if (contact.isPending) return <Loading what="the contact" />;
   if (contact.error) return <ErrorNote error={contact.error} />;
@@ -31,17 +21,9 @@ export function ContactPage() {
   return (
     <>
       <PageHeader title={email}>
-        <button
-          type="button"
-          className="danger"
-          onClick={async () => {
-            if (await confirm({ title: 'Delete this contact?', message: `${email} and its data are removed for good.`, confirmLabel: 'Delete contact' })) {
-              remove.mutate();
-            }
-          }}
-        >
+        <ConfirmButton className="danger" question={{ title: 'Delete this contact?', message: `${email} and its data are removed for good.`, confirmLabel: 'Delete contact' }} onConfirm={() => remove.mutate()}>
           Delete
-        </button>
+        </ConfirmButton>
       </PageHeader>
       <ErrorNote error={update.error ?? remove.error} />
       <dl className="facts">
@@ -105,7 +87,7 @@ function DataEditor({ data, saving, onSave }: { data: Record<string, unknown>; s
 }
 
 function ContactEvents({ contactId }: { contactId: string }) {
-  const events = useQuery({ queryKey: ['events', { contactId }], queryFn: () => unwrap(api.GET('/events', { params: { query: { contactId, limit: '20' } } })) });
+  const events = useContactEvents(contactId);
   return (
     <section aria-labelledby="contact-events-title">
       <h2 id="contact-events-title">Events</h2>
@@ -127,7 +109,7 @@ function ContactEvents({ contactId }: { contactId: string }) {
 }
 
 function ContactEmails({ email }: { email: string }) {
-  const emails = useQuery({ queryKey: ['emails', { email }], queryFn: () => unwrap(api.GET('/emails', { params: { query: { email, limit: '20' } } })) });
+  const emails = useContactEmails(email);
   return (
     <section aria-labelledby="contact-emails-title">
       <h2 id="contact-emails-title">Emails</h2>

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useConfirm } from '../../components/confirm';
+import { DataTable } from '../../components/data-table';
+import { PageHeader } from '../../components/page-header';
 import { Pager, useCursorPages } from '../../components/pager';
-import { ErrorNote, Field, Loading, PageHeader, SelectField } from '../../components/ui';
+import { ErrorNote, Field, Loading, SelectField } from '../../components/ui';
 import { formatDateTime } from '../../lib/format';
 import { createContact, deleteContact, forEachContact, patchContact, useContactMutation, useContacts } from './api';
 
@@ -98,40 +100,21 @@ export function ContactsPage() {
       {contacts.isPending ? (
         <Loading what="contacts" />
       ) : (
-        <div className="table-wrap" tabIndex={0}>
-          <table>
-            <caption className="visually-hidden">Contacts</caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <input type="checkbox" aria-label="Select every contact on this page" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(items.map((contact) => contact.id)))} />
-                </th>
-                <th scope="col">Email</th>
-                <th scope="col">Subscribed</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((contact) => (
-                <tr key={contact.id}>
-                  <td>
-                    <input type="checkbox" aria-label={`Select ${contact.email}`} checked={selected.has(contact.id)} onChange={() => toggle(contact.id)} />
-                  </td>
-                  <td>
-                    <Link to={`/contacts/${contact.id}`}>{contact.email}</Link>
-                  </td>
-                  <td>{contact.subscribed ? 'Yes' : 'No'}</td>
-                  <td>{formatDateTime(contact.createdAt)}</td>
-                </tr>
-              ))}
-              {items.length === 0 && (
-                <tr>
-                  <td colSpan={4}>No contacts match.</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Contacts"
+          columns={[
+            {
+              header: <input type="checkbox" aria-label="Select every contact on this page" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(items.map((contact) => contact.id)))} />,
+              cell: (contact) => <input type="checkbox" aria-label={`Select ${contact.email}`} checked={selected.has(contact.id)} onChange={() => toggle(contact.id)} />,
+            },
+            { header: 'Email', cell: (contact) => <Link to={`/contacts/${contact.id}`}>{contact.email}</Link> },
+            { header: 'Subscribed', cell: (contact) => (contact.subscribed ? 'Yes' : 'No') },
+            { header: 'Created', cell: (contact) => formatDateTime(contact.createdAt) },
+          ]}
+          rows={items}
+          rowKey={(contact) => contact.id}
+          empty="No contacts match."
+        />
       )}
       <Pager pages={pages} nextCursor={contacts.data?.nextCursor} total={contacts.data?.total} label="Contacts" />
     </>

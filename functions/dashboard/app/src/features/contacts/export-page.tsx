@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DataTable } from '../../components/data-table';
+import { PageHeader } from '../../components/page-header';
 import { Pager, useCursorPages } from '../../components/pager';
-import { ErrorNote, Loading, PageHeader, SelectField, StatusBadge } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
+import { ErrorNote, Loading, SelectField, StatusBadge } from '../../components/ui';
 import { formatDateTime } from '../../lib/format';
+import { useExport, useExportProgress, useExports, useStartExport } from './api';
 
 const WHICH = [
   ['', 'Every contact'],
@@ -13,23 +14,11 @@ const WHICH = [
 ] as const;
 
 export function ExportPage() {
-  const queryClient = useQueryClient();
   const [which, setWhich] = useState<'' | 'true' | 'false'>('');
   const [startedId, setStartedId] = useState<string | null>(null);
   const pages = useCursorPages('exports');
-  const exports = useQuery({
-    queryKey: ['exports', pages.cursor],
-    queryFn: () => unwrap(api.GET('/contacts/exports', { params: { query: { limit: '10', ...(pages.cursor ? { cursor: pages.cursor } : {}) } } })),
-    // Poll while an export is being written, so its download appears when ready.
-    refetchInterval: (query) => (query.state.data?.items.some((job) => job.status === 'QUEUED' || job.status === 'PROCESSING') ? 1500 : false),
-  });
-  const start = useMutation({
-    mutationFn: () => unwrap(api.POST('/contacts/exports', { body: which ? { subscribed: which === 'true' } : {} })),
-    onSuccess: (job) => {
-      setStartedId(job.id);
-      void queryClient.invalidateQueries({ queryKey: ['exports'] });
-    },
-  });
+  const exports = useExports(pages.cursor);
+  const start = useStartExport((job) => setStartedId(job.id));
 
   return (
     <>
@@ -42,7 +31,7 @@ export function ExportPage() {
         className="inline-form"
         onSubmit={(event) => {
           event.preventDefault();
-          start.mutate();
+          start.mutate(which);
         }}
       >
         <SelectField label="Contacts" value={which} onChange={(event) => setWhich(event.target.value as typeof which)} options={WHICH} />
@@ -55,38 +44,19 @@ export function ExportPage() {
       {exports.isPending ? (
         <Loading what="exports" />
       ) : (
-        <div className="table-wrap" tabIndex={0}>
-          <table>
-            <caption>Exports</caption>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">Status</th>
-                <th scope="col">Contacts</th>
-                <th scope="col">File</th>
-              </tr>
-            </thead>
-            <tbody>
-              {exports.data?.items.map((job) => (
-                <tr key={job.id}>
-                  <td>{formatDateTime(job.createdAt)}</td>
-                  <td>
-                    <StatusBadge status={job.status} />
-                  </td>
-                  <td>{job.rows}</td>
-                  <td>
-                    {job.status === 'COMPLETED' ? <DownloadLink id={job.id} /> : (job.failure?.message ?? '—')}
-                  </td>
-                </tr>
-              ))}
-              {exports.data?.items.length === 0 && (
-                <tr>
-                  <td colSpan={4}>No exports yet.</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Exports"
+          showCaption
+          columns={[
+            { header: 'Started', cell: (job) => formatDateTime(job.createdAt) },
+            { header: 'Status', cell: (job) => <StatusBadge status={job.status} /> },
+            { header: 'Contacts', cell: (job) => job.rows },
+            { header: 'File', cell: (job) => (job.status === 'COMPLETED' ? <DownloadLink id={job.id} /> : (job.failure?.message ?? '—')) },
+          ]}
+          rows={exports.data?.items}
+          rowKey={(job) => job.id}
+          empty="No exports yet."
+        />
       )}
       <Pager pages={pages} nextCursor={exports.data?.nextCursor} total={exports.data?.total} label="Exports" />
     </>
@@ -95,11 +65,7 @@ export function ExportPage() {
 
 /** The export just started: polled until its file is ready, then its download. */
 function ExportProgress({ id }: { id: string }) {
-  const job = useQuery({
-    queryKey: ['exports', 'one', id],
-    queryFn: () => unwrap(api.GET('/contacts/exports/{id}', { params: { path: { id } } })),
-    refetchInterval: (query) => (query.state.data && ['COMPLETED', 'FAILED'].includes(query.state.data.status) ? false : 1000),
-  });
+  const job = useExportProgress(id);
   if (!job.data) return <ErrorNote error={job.error} />;
   return (
     <p role="status" className="panel">
@@ -117,7 +83,7 @@ function ExportProgress({ id }: { id: string }) {
 /** Download links are signed for an hour at each read, so an older export's is read on demand. */
 function DownloadLink({ id }: { id: string }) {
   const [wanted, setWanted] = useState(false);
-  const job = useQuery({ queryKey: ['exports', 'one', id], enabled: wanted, queryFn: () => unwrap(api.GET('/contacts/exports/{id}', { params: { path: { id } } })) });
+  const job = useExport(id, wanted);
   if (job.data?.downloadUrl) {
     return (
       <a href={job.data.downloadUrl} download>

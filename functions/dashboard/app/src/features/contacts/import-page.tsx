@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
-import { Loading, PageHeader } from '../../components/ui';
+import { PageHeader } from '../../components/page-header';
+import { Loading } from '../../components/ui';
 
 /** The wizard (CSV preview, mapping, progress) loads only on this page. */
 const ImportWizard = lazy(() => import('./import-wizard'));

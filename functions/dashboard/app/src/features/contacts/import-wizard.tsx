@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ChangeEvent } from 'react';
+import { DataTable } from '../../components/data-table';
 import { ErrorNote, StatusBadge } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
+import { useImportJob, useStartImport } from './api';
 import { describeTarget, mapColumns, parseCsvRows } from './csv';
 
 /** The API's limit on a CSV sent in the request (larger files go through an upload URL). */
@@ -9,7 +9,6 @@ const MAX_INLINE_BYTES = 5_000_000;
 const PREVIEW_ROWS = 5;
 
 export default function ImportWizard() {
-  const queryClient = useQueryClient();
   const [file, setFile] = useState<{ name: string; text: string } | null>(null);
   const [updateExisting, setUpdateExisting] = useState(true);
   const [subscribed, setSubscribed] = useState(true);
@@ -19,27 +18,8 @@ export default function ImportWizard() {
   const header = rows[0] ?? [];
   const mapping = mapColumns(header);
 
-  const start = useMutation({
-    mutationFn: () =>
-      unwrap(
-        api.POST('/contacts/imports', {
-          params: { query: { updateExisting: String(updateExisting) as 'true' | 'false', subscribed: String(subscribed) as 'true' | 'false' } },
-          body: file!.text as never,
-          bodySerializer: (body: unknown) => body as string,
-          headers: { 'Content-Type': 'text/csv' },
-        }),
-      ),
-    onSuccess: (job) => setJobId(job.id),
-  });
-
-  const job = useQuery({
-    queryKey: ['imports', jobId],
-    enabled: jobId !== null,
-    queryFn: () => unwrap(api.GET('/contacts/imports/{id}', { params: { path: { id: jobId! } } })),
-    // Poll while the job runs; stop once it has finished.
-    refetchInterval: (query) => (query.state.data && ['COMPLETED', 'FAILED'].includes(query.state.data.status) ? false : 1000),
-  });
-  if (job.data?.status === 'COMPLETED') void queryClient.invalidateQueries({ queryKey: ['contacts'] });
+  const start = useStartImport((job) => setJobId(job.id));
+  const job = useImportJob(jobId);
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
@@ -74,30 +54,20 @@ export default function ImportWizard() {
               This file is over 5 MB: import it through the API's upload URL (POST /contacts/imports with upload: true).
             </p>
           )}
-          <div className="table-wrap" tabIndex={0}>
-            <table>
-              <caption className="visually-hidden">The first rows and where each column goes</caption>
-              <thead>
-                <tr>
-                  {header.map((name, index) => (
-                    <th scope="col" key={index}>
-                      {name}
-                      <span className={`mapped mapped-${mapping.targets[index]?.kind}`}>→ {describeTarget(mapping.targets[index]!)}</span>
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {rows.slice(1).map((row, rowIndex) => (
-                  <tr key={rowIndex}>
-                    {header.map((_, index) => (
-                      <td key={index}>{row[index] ?? ''}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="The first rows and where each column goes"
+            columns={header.map((name, index) => ({
+              header: (
+                <>
+                  {name}
+                  <span className={`mapped mapped-${mapping.targets[index]?.kind}`}>→ {describeTarget(mapping.targets[index]!)}</span>
+                </>
+              ),
+              cell: (row: string[]) => row[index] ?? '',
+            }))}
+            rows={rows.slice(1)}
+            rowKey={(_, rowIndex) => rowIndex}
+          />
           <fieldset>
             <legend>Options</legend>
             <label className="checkbox">
@@ -107,7 +77,7 @@ export default function ImportWizard() {
               <input type="checkbox" checked={subscribed} onChange={(event) => setSubscribed(event.target.checked)} /> New contacts are subscribed (when the file does not say)
             </label>
           </fieldset>
-          <button type="button" className="primary" disabled={Boolean(mapping.problem) || tooLarge || start.isPending || jobId !== null} onClick={() => start.mutate()}>
+          <button type="button" className="primary" disabled={Boolean(mapping.problem) || tooLarge || start.isPending || jobId !== null} onClick={() => start.mutate({ csv: file.text, updateExisting, subscribed })}>
             Start the import
           </button>
           <ErrorNote error={start.error} />
@@ -132,27 +102,17 @@ export default function ImportWizard() {
             </p>
           )}
           {current.errors.length > 0 && (
-            <div className="table-wrap" tabIndex={0}>
-              <table>
-                <caption>Failed rows</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Reason</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {current.errors.map((error) => (
-                    <tr key={`${error.row}-${error.code}`}>
-                      <td>{error.row}</td>
-                      <td>{error.email ?? ''}</td>
-                      <td>{error.message}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Failed rows"
+              showCaption
+              columns={[
+                { header: 'Row', cell: (error) => error.row },
+                { header: 'Email', cell: (error) => error.email ?? '' },
+                { header: 'Reason', cell: (error) => error.message },
+              ]}
+              rows={current.errors}
+              rowKey={(error) => `${error.row}-${error.code}`}
+            />
           )}
         </section>
       )}

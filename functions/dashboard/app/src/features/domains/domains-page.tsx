@@ -1,20 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useConfirm } from '../../components/confirm';
-import { CopyButton, ErrorNote, Field, Loading, PageHeader, StatusBadge } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
+import { ConfirmButton } from '../../components/confirm';
+import { DataTable } from '../../components/data-table';
+import { PageHeader } from '../../components/page-header';
+import { CopyButton, ErrorNote, Field, Loading, StatusBadge } from '../../components/ui';
 import { formatDateTime } from '../../lib/format';
-import { useIsOwner } from '../auth/session';
+import { useIsOwner } from '../../lib/session';
+import { useAddDomain, useDomain, useDomains, useRemoveDomain } from './api';
 
 export function DomainsPage() {
   const owner = useIsOwner();
-  const queryClient = useQueryClient();
-  // GET /domains answers every domain of the project in one page.
-  const domains = useQuery({ queryKey: ['domains', 'list'], queryFn: () => unwrap(api.GET('/domains', {})) });
-  const add = useMutation({
-    mutationFn: (domain: string) => unwrap(api.POST('/domains', { body: { domain } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['domains', 'list'] }),
-  });
+  const domains = useDomains();
+  const add = useAddDomain();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -43,25 +39,13 @@ export function DomainsPage() {
   );
 }
 
-type Domain = Awaited<ReturnType<typeof readDomain>>;
-const readDomain = (id: string) => unwrap(api.GET('/domains/{id}', { params: { path: { id } } }));
-
-/** One domain, read on its own: GET /domains/{id} asks SES for the status, which is the re-check. */
+/** One domain, read on its own: its Re-check reads it again. */
 function DomainCard({ id, owner }: { id: string; owner: boolean }) {
-  const confirm = useConfirm();
-  const queryClient = useQueryClient();
   const [checked, setChecked] = useState<string | null>(null);
-  const domain = useQuery({ queryKey: ['domains', 'one', id], queryFn: () => readDomain(id) });
-  const remove = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/domains/{id}', { params: { path: { id } } })),
-    // The list drops this card first; then its own query goes, so nothing reads the removed domain.
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['domains', 'list'] });
-      queryClient.removeQueries({ queryKey: ['domains', 'one', id] });
-    },
-  });
+  const domain = useDomain(id);
+  const remove = useRemoveDomain(id);
   if (!domain.data) return <ErrorNote error={domain.error} />;
-  const { domain: name, status, records, checkedAt, createdAt }: Domain = domain.data;
+  const { domain: name, status, records, checkedAt, createdAt } = domain.data;
 
   return (
     <section className="panel domain" aria-labelledby={`domain-${id}`}>
@@ -73,15 +57,13 @@ function DomainCard({ id, owner }: { id: string; owner: boolean }) {
             {domain.isFetching ? 'Checking…' : 'Re-check'}
           </button>
           {owner && (
-            <button
-              type="button"
+            <ConfirmButton
               className="danger"
-              onClick={async () => {
-                if (await confirm({ title: `Remove ${name}?`, message: 'Mail can no longer be sent from this domain until it is added and verified again.', confirmLabel: 'Remove domain' })) remove.mutate();
-              }}
+              question={{ title: `Remove ${name}?`, message: 'Mail can no longer be sent from this domain until it is added and verified again.', confirmLabel: 'Remove domain' }}
+              onConfirm={() => remove.mutate()}
             >
               Remove
-            </button>
+            </ConfirmButton>
           )}
         </div>
       </header>
@@ -94,38 +76,36 @@ function DomainCard({ id, owner }: { id: string; owner: boolean }) {
         )}
       </p>
       <ErrorNote error={remove.error} />
-      <div className="table-wrap" tabIndex={0}>
-        <table className="records">
-          <caption>DNS records to publish</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Name</th>
-              <th scope="col">Value</th>
-              <th scope="col">Purpose</th>
-            </tr>
-          </thead>
-          <tbody>
-            {records.map((record) => (
-              <tr key={`${record.type}-${record.name}-${record.value}`}>
-                <td data-label="Type">{record.type}</td>
-                <td data-label="Name">
-                  <code className="record">{record.name}</code> <CopyButton text={record.name} label={`${record.type} ${record.purpose} name`} />
-                </td>
-                <td data-label="Value">
-                  <code className="record">{record.value}</code> <CopyButton text={record.value} label={`${record.type} ${record.purpose} value`} />
-                </td>
-                <td data-label="Purpose">{record.purpose}</td>
-              </tr>
-            ))}
-            {records.length === 0 && (
-              <tr>
-                <td colSpan={4}>No records to publish: this domain is managed outside Mailwright.</td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        className="records"
+        caption="DNS records to publish"
+        showCaption
+        columns={[
+          { header: 'Type', label: 'Type', cell: (record) => record.type },
+          {
+            header: 'Name',
+            label: 'Name',
+            cell: (record) => (
+              <>
+                <code className="record">{record.name}</code> <CopyButton text={record.name} label={`${record.type} ${record.purpose} name`} />
+              </>
+            ),
+          },
+          {
+            header: 'Value',
+            label: 'Value',
+            cell: (record) => (
+              <>
+                <code className="record">{record.value}</code> <CopyButton text={record.value} label={`${record.type} ${record.purpose} value`} />
+              </>
+            ),
+          },
+          { header: 'Purpose', label: 'Purpose', cell: (record) => record.purpose },
+        ]}
+        rows={records}
+        rowKey={(record) => `${record.type}-${record.name}-${record.value}`}
+        empty="No records to publish: this domain is managed outside Mailwright."
+      />
     </section>
   );
 }

@@ -1,16 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Link, useParams } from 'react-router';
-import { ErrorNote, Loading, PageHeader, StatusBadge } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
+import { PageHeader } from '../../components/page-header';
+import { ErrorNote, Loading, StatusBadge } from '../../components/ui';
 import { formatDateTime, formatValue } from '../../lib/format';
+import { useEmail } from './api';
 
 /** The preview frame loads only with an email that has HTML. */
 const EmailPreview = lazy(() => import('./email-preview'));
 
 export function EmailPage() {
   const { id = '' } = useParams();
-  const email = useQuery({ queryKey: ['emails', 'one', id], queryFn: () => unwrap(api.GET('/emails/{id}', { params: { path: { id } } })) });
+  const email = useEmail(id);
   if (email.isPending) return <Loading what="the email" />;
   if (email.error) return <ErrorNote error={email.error} />;
   const sent = email.data;

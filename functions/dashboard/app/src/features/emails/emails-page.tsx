@@ -1,11 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { DataTable } from '../../components/data-table';
+import { PageHeader } from '../../components/page-header';
 import { Pager, useCursorPages } from '../../components/pager';
-import { ErrorNote, Field, Loading, PageHeader, SelectField, StatusBadge } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
-import type { paths } from '../../lib/schema';
+import { ErrorNote, Field, Loading, SelectField, StatusBadge } from '../../components/ui';
 import { dayToIso, formatDateTime } from '../../lib/format';
+import { useEmails, type EmailsQuery } from './api';
 
 const STATUSES = [['', 'Any status'], ...['QUEUED', 'SENDING', 'SENT', 'DELIVERED', 'BOUNCED', 'COMPLAINED', 'FAILED', 'SUPPRESSED'].map((status) => [status, status.toLowerCase()] as const)] as const;
 const SOURCES = [
@@ -16,13 +16,10 @@ const SOURCES = [
   ['test', 'Test'],
 ] as const;
 
-/** GET /emails's query as the document types it: status and source are the listed values, and only those are offered. */
-type EmailsQuery = NonNullable<paths['/emails']['get']['parameters']['query']>;
-
 export function EmailsPage() {
   const [filter, setFilter] = useState({ email: '', status: '', source: '', from: '', to: '' });
   const pages = useCursorPages(JSON.stringify(filter));
-  const query = {
+  const query: EmailsQuery = {
     limit: '25',
     ...(filter.email ? { email: filter.email } : {}),
     ...(filter.status ? { status: filter.status as NonNullable<EmailsQuery['status']> } : {}),
@@ -31,7 +28,7 @@ export function EmailsPage() {
     ...(filter.to ? { to: dayToIso(filter.to, true) } : {}),
     ...(pages.cursor ? { cursor: pages.cursor } : {}),
   };
-  const emails = useQuery({ queryKey: ['emails', query], queryFn: () => unwrap(api.GET('/emails', { params: { query } })), placeholderData: (previous) => previous });
+  const emails = useEmails(query);
   const set = (name: keyof typeof filter) => (event: { target: { value: string } }) => setFilter((current) => ({ ...current, [name]: event.target.value }));
 
   return (
@@ -49,40 +46,19 @@ export function EmailsPage() {
         <Loading what="emails" />
       ) : (
         emails.data && (
-          <div className="table-wrap" tabIndex={0}>
-            <table>
-              <caption className="visually-hidden">Emails, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Time</th>
-                </tr>
-              </thead>
-              <tbody>
-                {emails.data.items.map((email) => (
-                  <tr key={email.id}>
-                    <td>{email.to}</td>
-                    <td>
-                      <Link to={`/emails/${email.id}`}>{email.subject || '(no subject)'}</Link>
-                    </td>
-                    <td>{email.source}</td>
-                    <td>
-                      <StatusBadge status={email.status} />
-                    </td>
-                    <td>{formatDateTime(email.createdAt)}</td>
-                  </tr>
-                ))}
-                {emails.data.items.length === 0 && (
-                  <tr>
-                    <td colSpan={5}>No emails match.</td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Emails, newest first"
+            columns={[
+              { header: 'Recipient', cell: (email) => email.to },
+              { header: 'Subject', cell: (email) => <Link to={`/emails/${email.id}`}>{email.subject || '(no subject)'}</Link> },
+              { header: 'Kind', cell: (email) => email.source },
+              { header: 'Status', cell: (email) => <StatusBadge status={email.status} /> },
+              { header: 'Time', cell: (email) => formatDateTime(email.createdAt) },
+            ]}
+            rows={emails.data.items}
+            rowKey={(email) => email.id}
+            empty="No emails match."
+          />
         )
       )}
       <Pager pages={pages} nextCursor={emails.data?.nextCursor} total={emails.data?.total} label="Emails" />

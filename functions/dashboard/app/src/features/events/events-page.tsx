@@ -1,10 +1,11 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { DataTable } from '../../components/data-table';
+import { PageHeader } from '../../components/page-header';
 import { Pager, useCursorPages } from '../../components/pager';
-import { ErrorNote, Field, Loading, PageHeader } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
+import { ErrorNote, Field, Loading } from '../../components/ui';
 import { dayToIso, formatDateTime, formatValue } from '../../lib/format';
+import { useEventNames, useEvents, type EventsQuery } from './api';
 
 const CONTACT_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -13,7 +14,7 @@ export function EventsPage() {
   const [filter, setFilter] = useState({ name: '', contact: params.get('contactId') ?? '', from: '', to: '' });
   const pages = useCursorPages(JSON.stringify(filter));
   const contact = filter.contact.trim();
-  const query = {
+  const query: EventsQuery = {
     limit: '25',
     ...(filter.name ? { name: filter.name } : {}),
     // The contact field takes an id or an email address, as GET /events does.
@@ -22,8 +23,8 @@ export function EventsPage() {
     ...(filter.to ? { to: dayToIso(filter.to, true) } : {}),
     ...(pages.cursor ? { cursor: pages.cursor } : {}),
   };
-  const events = useQuery({ queryKey: ['events', query], queryFn: () => unwrap(api.GET('/events', { params: { query } })), placeholderData: (previous) => previous });
-  const names = useQuery({ queryKey: ['events', 'names'], queryFn: () => unwrap(api.GET('/events/names', {})) });
+  const events = useEvents(query);
+  const names = useEventNames();
   const set = (name: keyof typeof filter) => (event: { target: { value: string } }) => setFilter((current) => ({ ...current, [name]: event.target.value }));
 
   return (
@@ -45,38 +46,18 @@ export function EventsPage() {
         <Loading what="events" />
       ) : (
         events.data && (
-          <div className="table-wrap" tabIndex={0}>
-            <table>
-              <caption className="visually-hidden">Events, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Contact</th>
-                  <th scope="col">Data</th>
-                  <th scope="col">Time</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.data.items.map((event) => (
-                  <tr key={event.id}>
-                    <td>{event.name}</td>
-                    <td>
-                      <Link to={`/contacts/${event.contactId}`}>{event.contactId}</Link>
-                    </td>
-                    <td>
-                      <code className="data">{formatValue(event.data)}</code>
-                    </td>
-                    <td>{formatDateTime(event.createdAt)}</td>
-                  </tr>
-                ))}
-                {events.data.items.length === 0 && (
-                  <tr>
-                    <td colSpan={4}>No events match.</td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Events, newest first"
+            columns={[
+              { header: 'Event', cell: (event) => event.name },
+              { header: 'Contact', cell: (event) => <Link to={`/contacts/${event.contactId}`}>{event.contactId}</Link> },
+              { header: 'Data', cell: (event) => <code className="data">{formatValue(event.data)}</code> },
+              { header: 'Time', cell: (event) => formatDateTime(event.createdAt) },
+            ]}
+            rows={events.data.items}
+            rowKey={(event) => event.id}
+            empty="No events match."
+          />
         )
       )}
       <Pager pages={pages} nextCursor={events.data?.nextCursor} total={events.data?.total} label="Events" />

@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { ErrorNote, Loading, PageHeader } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
-import { formatPercent, isoDay } from '../../lib/format';
+import { PageHeader } from '../../components/page-header';
+import { ErrorNote, Loading } from '../../components/ui';
+import { formatPercent } from '../../lib/format';
+import { useAnalytics, useContactCount, useSubscriberCount } from './api';
 
 /** The charts load on their own: the Overview's figures show while they arrive. */
 const DailyCharts = lazy(() => import('./daily-charts'));
@@ -15,14 +15,9 @@ const RANGES = [7, 30, 90] as const;
 
 export function OverviewPage() {
   const [days, setDays] = useState<(typeof RANGES)[number]>(30);
-  const to = new Date();
-  const from = new Date(to.getTime() - (days - 1) * 86_400_000);
-  const analytics = useQuery({
-    queryKey: ['analytics', days],
-    queryFn: () => unwrap(api.GET('/analytics', { params: { query: { from: isoDay(from), to: isoDay(to) } } })),
-  });
-  const contacts = useQuery({ queryKey: ['contacts', 'count'], queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: '1' } } })) });
-  const subscribers = useQuery({ queryKey: ['contacts', 'count', 'subscribed'], queryFn: () => unwrap(api.GET('/contacts', { params: { query: { limit: '1', subscribed: 'true' } } })) });
+  const analytics = useAnalytics(days);
+  const contacts = useContactCount();
+  const subscribers = useSubscriberCount();
 
   return (
     <>

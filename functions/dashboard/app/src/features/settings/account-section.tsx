@@ -1,31 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { useConfirm } from '../../components/confirm';
+import { ConfirmButton } from '../../components/confirm';
 import { ErrorNote, Field } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
 import { formatDateTime } from '../../lib/format';
-import { sessionStore } from '../../lib/session';
-import { MIN_PASSWORD_LENGTH } from '../auth/accept-invitation';
+import { MIN_PASSWORD_LENGTH } from '../../lib/password-rules';
+import { useChangePassword, useEndEverySession, useEndSession, useMySessions } from './api';
 
 export function AccountSection() {
-  const confirm = useConfirm();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: ['me', 'sessions'], queryFn: () => unwrap(api.GET('/me/sessions', {})) });
-  const password = useMutation({ mutationFn: (body: { currentPassword: string; newPassword: string }) => unwrap(api.PATCH('/me/password', { body })) });
-  const endSession = useMutation({
-    mutationFn: (id: string) => unwrap(api.DELETE('/me/sessions/{id}', { params: { path: { id } } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['me', 'sessions'] }),
-  });
-  const endAll = useMutation({
-    mutationFn: () => unwrap(api.DELETE('/me/sessions', {})),
-    // This browser's session ends too.
-    onSuccess: () => {
-      sessionStore.set(null);
-      queryClient.clear();
-      navigate('/sign-in');
-    },
-  });
+  const sessions = useMySessions();
+  const password = useChangePassword();
+  const endSession = useEndSession();
+  const endAll = useEndEverySession(() => navigate('/sign-in'));
 
   return (
     <section className="panel" aria-labelledby="account-title">
@@ -61,29 +46,17 @@ export function AccountSection() {
             ) : (
               <>
                 {' '}
-                <button
-                  type="button"
-                  className="danger"
-                  onClick={async () => {
-                    if (await confirm({ title: 'Sign this session out?', message: 'That browser has to sign in again.', confirmLabel: 'Sign out session' })) endSession.mutate(session.id);
-                  }}
-                >
+                <ConfirmButton className="danger" question={{ title: 'Sign this session out?', message: 'That browser has to sign in again.', confirmLabel: 'Sign out session' }} onConfirm={() => endSession.mutate(session.id)}>
                   Sign out
-                </button>
+                </ConfirmButton>
               </>
             )}
           </li>
         ))}
       </ul>
-      <button
-        type="button"
-        className="danger"
-        onClick={async () => {
-          if (await confirm({ title: 'Sign out everywhere?', message: 'Every session of yours ends, this one included.', confirmLabel: 'Sign out everywhere' })) endAll.mutate();
-        }}
-      >
+      <ConfirmButton className="danger" question={{ title: 'Sign out everywhere?', message: 'Every session of yours ends, this one included.', confirmLabel: 'Sign out everywhere' }} onConfirm={() => endAll.mutate()}>
         Sign out everywhere
-      </button>
+      </ConfirmButton>
     </section>
   );
 }

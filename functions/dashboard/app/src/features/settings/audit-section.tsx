@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { DataTable } from '../../components/data-table';
 import { Pager, useCursorPages } from '../../components/pager';
 import { ErrorNote } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
 import { formatDateTime, formatValue } from '../../lib/format';
 import type { components } from '../../lib/schema';
+import { useAuditLog, useMemberNames } from './api';
 
 /**
  * An action taken with an API key names the key, and one taken in a session (recorded with the
@@ -18,40 +18,32 @@ function actorLabel(actor: components['schemas']['AuditEntry']['actor'], emails:
 /** Who did what, when: sign-ins, invitations, role and key changes (owners only). */
 export function AuditSection() {
   const pages = useCursorPages('audit');
-  // Under the members key, so the members section's changes refresh these names too.
-  const members = useQuery({ queryKey: ['members', 'audit-names'], queryFn: () => unwrap(api.GET('/members', {})) });
+  const members = useMemberNames();
   const emails = new Map(members.data?.items.map((member) => [member.userId, member.email]));
-  const audit = useQuery({ queryKey: ['audit', pages.cursor], queryFn: () => unwrap(api.GET('/audit', { params: { query: { limit: '25', ...(pages.cursor ? { cursor: pages.cursor } : {}) } } })) });
+  const audit = useAuditLog(pages.cursor);
   return (
     <section className="panel" aria-labelledby="audit-title">
       <h2 id="audit-title">Audit log</h2>
       <ErrorNote error={audit.error} />
-      <div className="table-wrap" tabIndex={0}>
-        <table>
-          <caption className="visually-hidden">Audit log, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {audit.data?.items.map((entry) => (
-              <tr key={entry.id}>
-                <td>{formatDateTime(entry.createdAt)}</td>
-                <td>{actorLabel(entry.actor, emails)}</td>
-                <td>
-                  {entry.action}
-                  {entry.target ? ` · ${entry.target}` : ''}
-                </td>
-                <td>{entry.detail && <code className="data">{formatValue(entry.detail)}</code>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Audit log, newest first"
+        columns={[
+          { header: 'When', cell: (entry) => formatDateTime(entry.createdAt) },
+          { header: 'Who', cell: (entry) => actorLabel(entry.actor, emails) },
+          {
+            header: 'What',
+            cell: (entry) => (
+              <>
+                {entry.action}
+                {entry.target ? ` · ${entry.target}` : ''}
+              </>
+            ),
+          },
+          { header: 'Details', cell: (entry) => entry.detail && <code className="data">{formatValue(entry.detail)}</code> },
+        ]}
+        rows={audit.data?.items}
+        rowKey={(entry) => entry.id}
+      />
       <Pager pages={pages} nextCursor={audit.data?.nextCursor} total={audit.data?.total} label="Audit log" />
     </section>
   );

@@ -1,11 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useConfirm } from '../../components/confirm';
+import { ConfirmButton } from '../../components/confirm';
+import { DataTable } from '../../components/data-table';
 import { Pager, useCursorPages } from '../../components/pager';
 import { CopyButton, ErrorNote, Field, SelectField } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
 import type { CreatedApiKey } from '../../lib/api-types';
 import { formatDateTime } from '../../lib/format';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey, useRotateApiKey } from './api';
 
 const KINDS = [
   ['secret', 'Secret (server side, every route)'],
@@ -13,15 +13,12 @@ const KINDS = [
 ] as const;
 
 export function KeysSection() {
-  const confirm = useConfirm();
-  const queryClient = useQueryClient();
   const pages = useCursorPages('keys');
   const [revealed, setRevealed] = useState<CreatedApiKey | null>(null);
-  const keys = useQuery({ queryKey: ['keys', pages.cursor], queryFn: () => unwrap(api.GET('/keys', {})) });
-  const settle = { onSettled: () => queryClient.invalidateQueries({ queryKey: ['keys'] }) };
-  const create = useMutation({ mutationFn: (body: { name: string; kind: 'secret' | 'public' }) => unwrap(api.POST('/keys', { body })), onSuccess: setRevealed, ...settle });
-  const rotate = useMutation({ mutationFn: (id: string) => unwrap(api.POST('/keys/{id}/rotate', { params: { path: { id } } })), onSuccess: setRevealed, ...settle });
-  const revoke = useMutation({ mutationFn: (id: string) => unwrap(api.DELETE('/keys/{id}', { params: { path: { id } } })), ...settle });
+  const keys = useApiKeys(pages.cursor);
+  const create = useCreateApiKey(setRevealed);
+  const rotate = useRotateApiKey(setRevealed);
+  const revoke = useRevokeApiKey();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -52,54 +49,42 @@ export function KeysSection() {
           </button>
         </div>
       )}
-      <div className="table-wrap" tabIndex={0}>
-        <table>
-          <caption className="visually-hidden">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.items.map((key) => (
-              <tr key={key.id}>
-                <td>
-                  {key.name}
-                  {key.prefix && <code className="muted"> {key.prefix}…</code>}
-                </td>
-                <td>{key.kind}</td>
-                <td>{formatDateTime(key.createdAt)}</td>
-                <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never'}</td>
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    onClick={async () => {
-                      if (await confirm({ title: `Rotate ${key.name}?`, message: 'A new key of the same name and kind is made and shown once; the old one stops working at once.', confirmLabel: 'Rotate key' })) rotate.mutate(key.id);
-                    }}
-                  >
-                    Rotate
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={async () => {
-                      if (await confirm({ title: `Revoke ${key.name}?`, message: 'Every request with this key is refused from now on.', confirmLabel: 'Revoke key' })) revoke.mutate(key.id);
-                    }}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="API keys"
+        columns={[
+          {
+            header: 'Name',
+            cell: (key) => (
+              <>
+                {key.name}
+                {key.prefix && <code className="muted"> {key.prefix}…</code>}
+              </>
+            ),
+          },
+          { header: 'Kind', cell: (key) => key.kind },
+          { header: 'Created', cell: (key) => formatDateTime(key.createdAt) },
+          { header: 'Last used', cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Never') },
+          {
+            header: <span className="visually-hidden">Actions</span>,
+            className: 'row-actions',
+            cell: (key) => (
+              <>
+                <ConfirmButton
+                  question={{ title: `Rotate ${key.name}?`, message: 'A new key of the same name and kind is made and shown once; the old one stops working at once.', confirmLabel: 'Rotate key' }}
+                  onConfirm={() => rotate.mutate(key.id)}
+                >
+                  Rotate
+                </ConfirmButton>
+                <ConfirmButton className="danger" question={{ title: `Revoke ${key.name}?`, message: 'Every request with this key is refused from now on.', confirmLabel: 'Revoke key' }} onConfirm={() => revoke.mutate(key.id)}>
+                  Revoke
+                </ConfirmButton>
+              </>
+            ),
+          },
+        ]}
+        rows={keys.data?.items}
+        rowKey={(key) => key.id}
+      />
       <Pager pages={pages} nextCursor={keys.data?.nextCursor} total={keys.data?.total} label="API keys" />
     </section>
   );

@@ -1,14 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorNote, Field } from '../../components/ui';
-import { api, unwrap } from '../../lib/api-client';
+import { useProject, useRenameProject } from './api';
 
 export function ProjectSection({ owner }: { owner: boolean }) {
-  const queryClient = useQueryClient();
-  const project = useQuery({ queryKey: ['project'], queryFn: () => unwrap(api.GET('/project', {})) });
-  const rename = useMutation({
-    mutationFn: (name: string) => unwrap(api.PATCH('/project', { body: { name } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['project'] }),
-  });
+  const project = useProject();
+  const rename = useRenameProject();
 
   return (
     <section className="panel" aria-labelledby="project-title">

@@ -1,5 +1,5 @@
-import { PageHeader } from '../../components/ui';
-import { useIsOwner } from '../auth/session';
+import { PageHeader } from '../../components/page-header';
+import { useIsOwner } from '../../lib/session';
 import { AccountSection } from './account-section';
 import { AuditSection } from './audit-section';
 import { KeysSection } from './keys-section';
