@@ -13,12 +13,16 @@ export function parseCsvRows(text: string, maxRows: number): string[][] {
   for (let index = 0; index < source.length && rows.length < maxRows; index++) {
     const char = source[index]!;
     if (quoted) {
-      if (char === '"' && source[index + 1] === '"') (field += '"'), index++;
-      else if (char === '"') quoted = false;
+      if (char === '"' && source[index + 1] === '"') {
+        field += '"';
+        index++;
+      } else if (char === '"') quoted = false;
       else field += char;
     } else if (char === '"') quoted = true;
-    else if (char === ',') row.push(field), (field = '');
-    else if (char === '\n' || char === '\r') {
+    else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\n' || char === '\r') {
       if (char === '\r' && source[index + 1] === '\n') index++;
       row.push(field);
       if (row.some((value) => value !== '')) rows.push(row);
