@@ -53,7 +53,7 @@ export const sendMessageProcessor =
     processEmail(message, record, lane, outcomeListeners);
 
 /**
- * Sends one email record, at most once per claim (DESIGN.md "Sending semantics"):
+ * Sends one email record, at most once per claim:
  * claim (QUEUED → SENDING with a lease; a redelivered message finds the email sent, or comes
  * back after another sender's lease) →
  * marketing to an unsubscribed contact, or any mail to a suppressed address → SUPPRESSED →
