@@ -19,9 +19,9 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       // Black-box tests start admin CLI processes and wait on queues: seconds each on 2 busy cores.
       // jest accepts no testTimeout inside a project, so a setup file sets it.
-      setupFilesAfterEnv: ['<rootDir>/test/integration/timeout.ts'],
-      globalSetup: '<rootDir>/test/integration/global-setup.ts',
-      globalTeardown: '<rootDir>/test/integration/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
+      globalSetup: '<rootDir>/test/support/integration-setup.ts',
+      globalTeardown: '<rootDir>/test/support/integration-teardown.ts',
     },
   ],
 };

@@ -1,4 +1,4 @@
-import { admin, api, stack } from './client';
+import { admin, api, stack } from '../support/api-client';
 
 describe('API keys at the gateway', () => {
   it('answers 401 with the envelope for a missing, malformed or unknown key', async () => {

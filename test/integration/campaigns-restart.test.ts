@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { startLocalStack, stopLocalStack, type LocalStack } from '../support/local-stack';
-import { waitForEmails } from './mail-viewer';
+import { waitForEmails } from '../support/mail-viewer';
 
 // Two starts of a stack of its own (DynamoDB's JVM included) and a stop across the schedule's time.
 jest.setTimeout(240_000);

@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
-import { admin, api, stack, until } from './client';
-import { storedEmails, type StoredEmail } from './mail-viewer';
+import { admin, api, stack, until } from '../support/api-client';
+import { storedEmails, type StoredEmail } from '../support/mail-viewer';
 
 jest.setTimeout(90_000);
 

@@ -1,4 +1,4 @@
-import { admin, api, uniqueEmail } from './client';
+import { admin, api, uniqueEmail } from '../support/api-client';
 
 describe('contacts over HTTP', () => {
   let key: string;

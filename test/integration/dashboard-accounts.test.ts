@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
-import { admin, api, stack, uniqueEmail, type ApiResponse } from './client';
-import { waitForEmails } from './mail-viewer';
+import { admin, api, stack, uniqueEmail, type ApiResponse } from '../support/api-client';
+import { waitForEmails } from '../support/mail-viewer';
 
 /**
  * Dashboard accounts against the local stack (/docs "Dashboard session"): users made with the

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { consoleErrors, goTo, localOwner, seriousViolations, signIn } from '../support/dashboard-session';
-import { api, stack, uniqueEmail, until } from './client';
-import { waitForEmails } from './mail-viewer';
+import { api, stack, uniqueEmail, until } from '../support/api-client';
+import { waitForEmails } from '../support/mail-viewer';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 180_000;

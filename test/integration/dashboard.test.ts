@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { consoleErrors, goTo, localOwner, seriousViolations, signIn } from '../support/dashboard-session';
-import { api, stack, uniqueEmail, until } from './client';
+import { api, stack, uniqueEmail, until } from '../support/api-client';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 180_000;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { referencedLogicalId, resourcesOfType, type CfnTemplate } from '../../infra/local/template/cloud-assembly';
 import { localFunctionName } from '../../infra/local/template/resources';
-import { stack } from './client';
+import { stack } from '../support/api-client';
 
 /**
  * What `cdk deploy` ships is what runs: every function of the synthesized template, loaded by the

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { Browser } from 'playwright-core';
 import { routes } from '../../shared/http/routes';
 import { launchChromium } from '../support/browser';
-import { api, contract, stack } from './client';
+import { api, contract, stack } from '../support/api-client';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 120_000;

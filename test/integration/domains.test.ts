@@ -1,5 +1,5 @@
-import { admin, api, stack, uniqueEmail } from './client';
-import { waitForEmails } from './mail-viewer';
+import { admin, api, stack, uniqueEmail } from '../support/api-client';
+import { waitForEmails } from '../support/mail-viewer';
 
 async function waitForStatus(id: string, status: string, key: string, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
-import { admin, api, stack, until } from './client';
-import { waitForEmails } from './mail-viewer';
+import { admin, api, stack, until } from '../support/api-client';
+import { waitForEmails } from '../support/mail-viewer';
 
 jest.setTimeout(90_000);
 

@@ -1,5 +1,5 @@
-import { admin, api, stack, uniqueEmail, until } from './client';
-import { storedEmails, waitForEmails } from './mail-viewer';
+import { admin, api, stack, uniqueEmail, until } from '../support/api-client';
+import { storedEmails, waitForEmails } from '../support/mail-viewer';
 
 async function eventsOf(email: string, key = stack.secretKey): Promise<{ name: string; data: Record<string, unknown>; emailId?: string }[]> {
   const response = await api('GET', `/events?email=${encodeURIComponent(email)}&limit=100`, { key });

@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 // client.ts validates responses against the OpenAPI document, whose modules read TABLE_NAME at
 // import; these black-box tests never touch the table themselves.
 process.env.TABLE_NAME ??= 'mailwright';
-const { admin, api, stack, until } = await import('./client');
+const { admin, api, stack, until } = await import('../support/api-client');
 
 // Generous waits: on a loaded 2-core machine DynamoDB Local may take minutes over 5,000 upserts.
 jest.setTimeout(1_200_000);

@@ -1,5 +1,5 @@
 import { routes } from '../../shared/http/routes';
-import { api } from './client';
+import { api } from '../support/api-client';
 
 /** Cold starts of every function group on a busy machine. */
 const TEST_TIMEOUT_MS = 120_000;

@@ -1,6 +1,6 @@
 import plunkModule from '@plunk/node';
-import { api, stack, uniqueEmail } from './client';
-import { waitForEmails } from './mail-viewer';
+import { api, stack, uniqueEmail } from '../support/api-client';
+import { waitForEmails } from '../support/mail-viewer';
 
 // @plunk/node is CommonJS with `exports.default`: under ESM its default import is the exports object.
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */

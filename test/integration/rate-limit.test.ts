@@ -1,4 +1,4 @@
-import { admin, api } from './client';
+import { admin, api } from '../support/api-client';
 
 const LIMIT = 1000;
 

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { admin, api, until } from './client';
+import { admin, api, until } from '../support/api-client';
 
 jest.setTimeout(30_000);
 

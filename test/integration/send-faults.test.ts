@@ -1,6 +1,6 @@
 import { GetQueueAttributesCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startLocalStack, stopLocalStack, type LocalStack } from '../support/local-stack';
-import { storedEmails } from './mail-viewer';
+import { storedEmails } from '../support/mail-viewer';
 
 /**
  * Fault injection: a stack whose local SES answers 30 % of SendEmail calls with SES's real

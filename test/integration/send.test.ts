@@ -1,5 +1,5 @@
-import { admin, api, stack, uniqueEmail } from './client';
-import { storedEmails, waitForEmails } from './mail-viewer';
+import { admin, api, stack, uniqueEmail } from '../support/api-client';
+import { storedEmails, waitForEmails } from '../support/mail-viewer';
 
 const FROM = 'hello@example.com';
 

@@ -1,4 +1,4 @@
-import { admin, api } from './client';
+import { admin, api } from '../support/api-client';
 
 const template = (overrides: Record<string, unknown> = {}) => ({
   name: 'Welcome',

@@ -1,5 +1,5 @@
-import { api, uniqueEmail } from './client';
-import { waitForEmails } from './mail-viewer';
+import { api, uniqueEmail } from '../support/api-client';
+import { waitForEmails } from '../support/mail-viewer';
 
 /** Every mail goes out multipart/alternative: the local SES store shows both parts (body.html, body.text). */
 const FROM = 'hello@example.com';

@@ -1,4 +1,4 @@
-import { api } from './client';
+import { api } from '../support/api-client';
 
 // Deterministic DNS: the integration stack runs with LOCAL_DNS_FIXTURES=test/fixtures/dns.json.
 const FIELDS = ['domainExists', 'email', 'hasMxRecords', 'isAlias', 'isDisposable', 'isPlusAddressed', 'isTypo', 'reasons', 'valid'];

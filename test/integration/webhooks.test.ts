@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { admin, api, uniqueEmail } from './client';
+import { admin, api, uniqueEmail } from '../support/api-client';
 
 const FROM = 'hello@example.com';
 

@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
-import { api, uniqueEmail, until } from './client';
-import { storedEmails, waitForEmails } from './mail-viewer';
+import { api, uniqueEmail, until } from '../support/api-client';
+import { storedEmails, waitForEmails } from '../support/mail-viewer';
 
 jest.setTimeout(90_000);
 

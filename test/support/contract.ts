@@ -4,7 +4,7 @@ import type { OpenApiDocument } from '../../shared/contract/document';
 
 /**
  * Validates real responses against the OpenAPI document (ajv, JSON Schema 2020-12 as OpenAPI
- * 3.1 uses it). test/integration/client.ts runs every response of a documented route through
+ * 3.1 uses it). test/support/api-client.ts runs every response of a documented route through
  * it, so no integration test can pass on a response the document does not describe.
  */
 export class ContractValidator {

@@ -1,4 +1,4 @@
-import { stack } from './client';
+import { stack } from './api-client';
 
 export interface StoredEmail {
   messageId: string;

@@ -1,4 +1,4 @@
-import { stopLocalStack, type LocalStack } from '../support/local-stack';
+import { stopLocalStack, type LocalStack } from './local-stack';
 
 export default async function globalTeardown() {
   const stack = (globalThis as { __LOCAL_STACK__?: LocalStack }).__LOCAL_STACK__;

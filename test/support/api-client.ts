@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { OpenApiDocument } from '../../shared/contract/document';
-import { ContractValidator } from '../support/contract';
-import type { LocalStack } from '../support/local-stack';
+import { ContractValidator } from './contract';
+import type { LocalStack } from './local-stack';
 
 export const stack: LocalStack = JSON.parse(process.env.MAILWRIGHT_TEST_STACK ?? 'null');
 if (!stack) throw new Error('Integration tests run through jest --selectProjects integration (its global setup starts the stack).');

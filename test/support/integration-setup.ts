@@ -1,4 +1,4 @@
-import { startLocalStack } from '../support/local-stack';
+import { startLocalStack } from './local-stack';
 
 /** One local stack for the whole integration run; tests read where it is from the environment. */
 export default async function globalSetup() {
