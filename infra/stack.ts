@@ -23,6 +23,7 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 import { guardThresholdEnvironment, guardThresholdsFrom } from '../shared/campaigns/guard';
+import { variables } from '../shared/config/variables';
 import { tableSchema } from '../shared/db/schema';
 import { deadLetterQueue } from './constructs/dead-letter-queue';
 import { MailwrightFunction } from './constructs/mailwright-function';
@@ -187,7 +188,7 @@ export class MailwrightStack extends Stack {
       Validations.of(fn).acknowledge({ id: 'Serverless-LambdaDLQ', reason: 'Invoked synchronously by API Gateway: the caller receives the error, no event is left to keep' });
       functions.set(group, fn);
     }
-    functions.get('public')!.bindQueue(sendQueue, 'SEND_QUEUE_URL').bindBucket(payloadBucket);
+    functions.get('public')!.bindQueue(sendQueue, variables.sendQueueUrl).bindBucket(payloadBucket);
     functions.get('domains')!.bindSesIdentities();
 
     // ---- Queue consumers: partial batch failures, bounded concurrency ----------------------------
@@ -214,21 +215,21 @@ export class MailwrightStack extends Stack {
     consumers.get('sender')!.bindBucket(payloadBucket).bindSesSending(configurationSet.configurationSetName);
     // Tracked segment builds: queued by the segments function, continued by the builder itself.
     const segmentBuildQueue = queuesByName.get('segment-builds')!;
-    functions.get('segments')!.bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
-    consumers.get('segment-builder')!.bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
+    functions.get('segments')!.bindQueue(segmentBuildQueue, variables.segmentBuildQueueUrl);
+    consumers.get('segment-builder')!.bindQueue(segmentBuildQueue, variables.segmentBuildQueueUrl);
 
     // ---- Contact imports and exports (README "Imports and exports"): files under their own prefixes ----
     const importQueue = queuesByName.get('contact-imports')!;
     const exportQueue = queuesByName.get('contact-exports')!;
     functions
       .get('transfers')!
-      .bindQueue(importQueue, 'IMPORT_QUEUE_URL')
-      .bindQueue(exportQueue, 'EXPORT_QUEUE_URL')
+      .bindQueue(importQueue, variables.importQueueUrl)
+      .bindQueue(exportQueue, variables.exportQueueUrl)
       .bindBucketPrefix(payloadBucket, 'imports/', ['s3:GetObject', 's3:PutObject'])
       .bindBucketPrefix(payloadBucket, 'exports/', ['s3:GetObject']);
-    consumers.get('contact-imports')!.bindQueue(importQueue, 'IMPORT_QUEUE_URL').bindBucketPrefix(payloadBucket, 'imports/', ['s3:GetObject']);
+    consumers.get('contact-imports')!.bindQueue(importQueue, variables.importQueueUrl).bindBucketPrefix(payloadBucket, 'imports/', ['s3:GetObject']);
     // An export that outlives one invocation queues its own continuation.
-    consumers.get('contact-exports')!.bindQueue(exportQueue, 'EXPORT_QUEUE_URL').bindBucketPrefix(payloadBucket, 'exports/', ['s3:PutObject', 's3:AbortMultipartUpload']);
+    consumers.get('contact-exports')!.bindQueue(exportQueue, variables.exportQueueUrl).bindBucketPrefix(payloadBucket, 'exports/', ['s3:PutObject', 's3:AbortMultipartUpload']);
 
     // ---- Dashboard accounts (README "Dashboard accounts") ----------------------------------------
     // Access tokens are signed (HMAC) with this generated key by the dashboard function and
@@ -260,11 +261,11 @@ export class MailwrightStack extends Stack {
     // delays up to 15 minutes, one-time schedules into the workflow queue beyond) and calls
     // webhooks; the API cancels schedules of the executions a DELETE cancels.
     const workflowQueue = queuesByName.get('workflows')!;
-    streamFunctions.get('workflow-triggers')!.bindQueue(workflowQueue, 'WORKFLOW_QUEUE_URL');
+    streamFunctions.get('workflow-triggers')!.bindQueue(workflowQueue, variables.workflowQueueUrl);
     for (const fn of [consumers.get('workflow-runner')!, functions.get('workflows')!]) {
-      fn.bindQueue(workflowQueue, 'WORKFLOW_QUEUE_URL').bindScheduler(scheduler, [workflowQueue]).addEnvironment('WORKFLOW_QUEUE_ARN', workflowQueue.queueArn);
+      fn.bindQueue(workflowQueue, variables.workflowQueueUrl).bindScheduler(scheduler, [workflowQueue]).addEnvironment('WORKFLOW_QUEUE_ARN', workflowQueue.queueArn);
     }
-    consumers.get('workflow-runner')!.bindQueue(sendQueue, 'SEND_QUEUE_URL');
+    consumers.get('workflow-runner')!.bindQueue(sendQueue, variables.sendQueueUrl);
 
     // ---- Outbound webhooks (README "Webhooks"): stream → webhook-events → delivery queue → webhook-delivery ----
     // Endpoint signing secrets are encrypted in the table with this generated key (AES-256-GCM).
@@ -275,15 +276,15 @@ export class MailwrightStack extends Stack {
     });
     Validations.of(webhookSecretsKey).acknowledge({ id: 'AwsSolutions-SMG4', reason: 'An encryption key for data at rest: rotating it would leave the stored ciphertexts unreadable; rotate webhook secrets per endpoint instead (POST /webhooks/{id}/rotate-secret)' });
     const webhookDeliveryQueue = queuesByName.get('webhook-deliveries')!;
-    functions.get('webhooks')!.bindQueue(webhookDeliveryQueue, 'WEBHOOK_DELIVERY_QUEUE_URL').bindWebhookSecretsKey(webhookSecretsKey);
-    consumers.get('webhook-delivery')!.bindQueue(webhookDeliveryQueue, 'WEBHOOK_DELIVERY_QUEUE_URL').bindWebhookSecretsKey(webhookSecretsKey);
-    streamFunctions.get('webhook-events')!.bindQueue(webhookDeliveryQueue, 'WEBHOOK_DELIVERY_QUEUE_URL');
+    functions.get('webhooks')!.bindQueue(webhookDeliveryQueue, variables.webhookDeliveryQueueUrl).bindWebhookSecretsKey(webhookSecretsKey);
+    consumers.get('webhook-delivery')!.bindQueue(webhookDeliveryQueue, variables.webhookDeliveryQueueUrl).bindWebhookSecretsKey(webhookSecretsKey);
+    streamFunctions.get('webhook-events')!.bindQueue(webhookDeliveryQueue, variables.webhookDeliveryQueueUrl);
 
     // ---- Daily refresh of tracked segments that age with time (withinDays) -----------------------
     // Undeliverable schedule events (EventBridge) and failed runs (Lambda's asynchronous retries) land in one DLQ.
     const segmentRefreshDlq = deadLetterQueue(this, 'SegmentRefreshDlq', 'The daily refresh of tracked segments failed after its retries');
     const segmentRefreshFunction = new MailwrightFunction(this, 'SegmentRefreshFunction', { group: 'segment-refresh', logRemovalPolicy: removalPolicy, deadLetterQueue: segmentRefreshDlq });
-    segmentRefreshFunction.bindTable(table, 'read').bindQueue(segmentBuildQueue, 'SEGMENT_BUILD_QUEUE_URL');
+    segmentRefreshFunction.bindTable(table, 'read').bindQueue(segmentBuildQueue, variables.segmentBuildQueueUrl);
     new Rule(this, 'SegmentRefreshSchedule', {
       description: 'Queues the daily rebuild of tracked segments with withinDays conditions',
       schedule: Schedule.cron({ minute: '0', hour: '3' }),
@@ -410,14 +411,14 @@ export class MailwrightStack extends Stack {
     const links = { secret: unsubscribeSecret, publicApiUrl: (this.node.tryGetContext('publicApiUrl') as string | undefined) ?? stageUrl };
     functions
       .get('campaigns')!
-      .bindQueue(fanoutQueue, 'CAMPAIGN_FANOUT_QUEUE_URL')
+      .bindQueue(fanoutQueue, variables.campaignFanoutQueueUrl)
       .bindScheduler(scheduler, [fanoutQueue])
       .bindUnsubscribeLinks(links)
       // Test sends go straight to SES in a paced slot.
       .bindSesSending(configurationSet.configurationSetName)
       .addEnvironment('CAMPAIGN_FANOUT_QUEUE_ARN', fanoutQueue.queueArn)
       .addEnvironment('SEND_RATE_PER_SECOND', String(sendRatePerSecond));
-    consumers.get('campaign-dispatch')!.bindQueue(fanoutQueue, 'CAMPAIGN_FANOUT_QUEUE_URL').bindQueue(campaignSendQueue, 'CAMPAIGN_SEND_QUEUE_URL').bindUnsubscribeLinks(links);
+    consumers.get('campaign-dispatch')!.bindQueue(fanoutQueue, variables.campaignFanoutQueueUrl).bindQueue(campaignSendQueue, variables.campaignSendQueueUrl).bindUnsubscribeLinks(links);
     consumers.get('campaign-sender')!.bindBucket(payloadBucket).bindSesSending(configurationSet.configurationSetName);
     functions.get('unsubscribe')!.bindUnsubscribeLinks(links);
     // MARKETING workflow mail carries one-click unsubscribe links, as campaign mail does.

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { countDaily } from '../analytics/counters';
 import { documentClient } from '../aws/clients';
 import { integerEnv, requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
 import { claimEmail, finishClaimItem, releaseEmail, type EmailRecord, type EmailStatus, type SendMessage } from '../emails/emails';
@@ -24,8 +25,8 @@ import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, se
 
 /** Configuration, read once at cold start. */
 const config = {
-  configurationSet: requiredEnv('SES_CONFIGURATION_SET'),
-  ratePerSecond: integerEnv('SEND_RATE_PER_SECOND', 14, { max: 10_000 }),
+  configurationSet: requiredEnv(variables.sesConfigurationSet),
+  ratePerSecond: integerEnv(variables.sendRatePerSecond, 14, { max: 10_000 }),
 };
 
 // Besides its paced slot, every SendEmail passes this instance's per-second cap where it leaves.

@@ -16,6 +16,7 @@ const otherDlqs = ['SesEventsDlq', 'SegmentRefreshDlq', ...streamConsumers.map((
 const functionCount = functionGroups.length + consumerGroups.length + otherFunctions.length;
 import { functionGroups, routes, type Route } from '../../shared/http/routes';
 import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
+import { variables } from '../../shared/config/variables';
 import { tableSchema } from '../../shared/db/schema';
 import { assertionApp } from './template';
 
@@ -491,7 +492,7 @@ describe('MailwrightFunction bind methods', () => {
     const stack = new Stack(assertionApp(), 'Bind');
     const fn = new MailwrightFunction(stack, 'Fn', { group: functionGroups[0] });
     fn.bindTable(new Table(stack, 'T', { partitionKey: { name: 'PK', type: AttributeType.STRING } }), 'read');
-    fn.bindQueue(new Queue(stack, 'Q'), 'SEND_QUEUE_URL');
+    fn.bindQueue(new Queue(stack, 'Q'), variables.sendQueueUrl);
     fn.bindBucket(new Bucket(stack, 'B'));
     template = Template.fromStack(stack);
   });
