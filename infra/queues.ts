@@ -15,7 +15,7 @@ export interface QueueSpec {
     group: string;
     batchSize: number;
     maxConcurrency: number;
-    /** The consumer's Lambda timeout (default CONSUMER_TIMEOUT_SECONDS in the stack). */
+    /** The consumer's Lambda timeout (default CONSUMER_TIMEOUT_SECONDS, infra/constructs/consumers.ts). */
     timeoutSeconds?: number;
     memorySize?: number;
   };
