@@ -58,7 +58,7 @@ export function guardThresholdsFrom(lookup: (setting: { context: string; env: st
 }
 
 /** The environment variables that carry `thresholds` to a function. */
-export const guardThresholdEnvironment = (thresholds: GuardThresholds): Record<string, string> =>
+export const guardThresholdEnvironment = (thresholds: GuardThresholds): Partial<Record<Variable['name'], string>> =>
   Object.fromEntries((Object.keys(guardThresholdSettings) as (keyof GuardThresholds)[]).map((name) => [guardThresholdSettings[name].env, String(thresholds[name])]));
 
 const NO_SENDS: GuardCounters = { sent: 0, bounced: 0, complained: 0 };
