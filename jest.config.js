@@ -12,7 +12,14 @@ const common = {
 export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/unit/env.ts'] },
-    { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'infra',
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts'],
+      // The stack is synthesized once per run; the files read its template (test/infra/template.ts).
+      globalSetup: '<rootDir>/test/infra/global-setup.ts',
+      globalTeardown: '<rootDir>/test/infra/global-teardown.ts',
+    },
     {
       ...common,
       displayName: 'integration',

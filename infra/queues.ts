@@ -1,3 +1,5 @@
+import { variables, type Variable } from '../shared/config/variables';
+
 /**
  * Every queue, each with its DLQ, read by the CDK stack; consumers are declared with their
  * function group. The local stack runs the queues and mappings the stack makes of them, from the
@@ -13,11 +15,12 @@ export interface QueueSpec {
     group: string;
     batchSize: number;
     maxConcurrency: number;
-    /** The consumer's Lambda timeout (default CONSUMER_TIMEOUT_SECONDS in the stack). */
+    /** The consumer's Lambda timeout (default CONSUMER_TIMEOUT_SECONDS, infra/constructs/consumers.ts). */
     timeoutSeconds?: number;
     memorySize?: number;
   };
-  envVar: string;
+  /** The variable its URL is given to functions as. */
+  envVar: Variable['name'];
 }
 
 export const queues: readonly QueueSpec[] = [
@@ -28,7 +31,7 @@ export const queues: readonly QueueSpec[] = [
     name: 'send',
     maxReceiveCount: 30,
     visibilityTimeoutSeconds: 180,
-    envVar: 'SEND_QUEUE_URL',
+    envVar: variables.sendQueueUrl.name,
     // Eight instances keep the pacer busy while others are between batches (claiming, recording,
     // polling: 0.78 → 0.83 of the rate in the local bench from 5 to 8); the pacer, not the concurrency, holds
     // the SES rate. At 14/s the 80 emails in flight wait at most about 6 s for their slots.
@@ -41,7 +44,7 @@ export const queues: readonly QueueSpec[] = [
     name: 'segment-builds',
     maxReceiveCount: 5,
     visibilityTimeoutSeconds: 180,
-    envVar: 'SEGMENT_BUILD_QUEUE_URL',
+    envVar: variables.segmentBuildQueueUrl.name,
     consumer: { group: 'segment-builder', batchSize: 1, maxConcurrency: 2 },
   },
   // Workflow steps (/docs "Workflows"): one message advances one execution by one step. A
@@ -51,7 +54,7 @@ export const queues: readonly QueueSpec[] = [
     name: 'workflows',
     maxReceiveCount: 10,
     visibilityTimeoutSeconds: 180,
-    envVar: 'WORKFLOW_QUEUE_URL',
+    envVar: variables.workflowQueueUrl.name,
     consumer: { group: 'workflow-runner', batchSize: 10, maxConcurrency: 5 },
   },
   // Outbound webhook deliveries (/docs "Webhooks"): one message per attempt of one event for one
@@ -61,7 +64,7 @@ export const queues: readonly QueueSpec[] = [
     name: 'webhook-deliveries',
     maxReceiveCount: 5,
     visibilityTimeoutSeconds: 180,
-    envVar: 'WEBHOOK_DELIVERY_QUEUE_URL',
+    envVar: variables.webhookDeliveryQueueUrl.name,
     consumer: { group: 'webhook-delivery', batchSize: 10, maxConcurrency: 10 },
   },
   // Contact imports (/docs "Imports and exports"): one message per job; each invocation imports
@@ -72,7 +75,7 @@ export const queues: readonly QueueSpec[] = [
     name: 'contact-imports',
     maxReceiveCount: 5,
     visibilityTimeoutSeconds: 1800,
-    envVar: 'IMPORT_QUEUE_URL',
+    envVar: variables.importQueueUrl.name,
     consumer: { group: 'contact-imports', batchSize: 1, maxConcurrency: 2, timeoutSeconds: 300 },
   },
   // Contact exports: one message per job, each written in one invocation of up to 15 minutes.
@@ -80,7 +83,7 @@ export const queues: readonly QueueSpec[] = [
     name: 'contact-exports',
     maxReceiveCount: 3,
     visibilityTimeoutSeconds: 5400,
-    envVar: 'EXPORT_QUEUE_URL',
+    envVar: variables.exportQueueUrl.name,
     consumer: { group: 'contact-exports', batchSize: 1, maxConcurrency: 2, timeoutSeconds: 900 },
   },
   // Campaigns (/docs "Campaigns"): the fan-out queue takes a campaign's start (from its schedule)
@@ -91,7 +94,7 @@ export const queues: readonly QueueSpec[] = [
     name: 'campaign-fanout',
     maxReceiveCount: 20,
     visibilityTimeoutSeconds: 720,
-    envVar: 'CAMPAIGN_FANOUT_QUEUE_URL',
+    envVar: variables.campaignFanoutQueueUrl.name,
     consumer: { group: 'campaign-dispatch', batchSize: 1, maxConcurrency: 4, timeoutSeconds: 120 },
   },
   // Campaign mail, one message per email: the sender in the pacer's campaign lane, which only takes
@@ -100,7 +103,7 @@ export const queues: readonly QueueSpec[] = [
     name: 'campaign-send',
     maxReceiveCount: 30,
     visibilityTimeoutSeconds: 180,
-    envVar: 'CAMPAIGN_SEND_QUEUE_URL',
+    envVar: variables.campaignSendQueueUrl.name,
     consumer: { group: 'campaign-sender', batchSize: 10, maxConcurrency: 4 },
   },
 ];

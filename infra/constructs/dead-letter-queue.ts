@@ -3,14 +3,14 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
-/** Every dead-letter queue made here: the dashboard graphs their depth (infra/observability.ts). */
+/** Every dead-letter queue made here: the dashboard graphs their depth (infra/features/observability.ts). */
 const deadLetterQueues = new WeakSet<Queue>();
 export const isDeadLetterQueue = (queue: Queue) => deadLetterQueues.has(queue);
 
 /**
  * A dead-letter queue (SQS redrive, EventBridge target, asynchronous invocation, stream on-failure
  * destination) kept 14 days, encrypted, TLS only, with an alarm as soon as anything lands in it.
- * Every alarm in the stack notifies the alarm topic (infra/observability.ts).
+ * Every alarm in the stack notifies the alarm topic (infra/features/observability.ts).
  */
 export function deadLetterQueue(scope: Construct, id: string, alarmDescription: string): Queue {
   const queue = new Queue(scope, id, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });

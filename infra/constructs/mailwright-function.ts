@@ -15,6 +15,7 @@ import type { IScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { variables, type Variable } from '../../shared/config/variables';
 import { tableSchema } from '../../shared/db/schema';
 import { functionSettings } from '../function-settings';
 import { bundleAssetHash } from './bundle-hash';
@@ -28,7 +29,8 @@ export interface MailwrightFunctionProps {
   group: string;
   memorySize?: number;
   timeout?: Duration;
-  environment?: Record<string, string>;
+  /** Variables besides the ones every function gets and the bind… methods set. */
+  environment?: Partial<Record<Variable['name'], string>>;
   /** Of the function's log group (default RETAIN, like every CDK log group). */
   logRemovalPolicy?: RemovalPolicy;
   /** Only for functions invoked asynchronously (EventBridge): where events go after Lambda's two retries. */
@@ -145,13 +147,13 @@ export class MailwrightFunction extends NodejsFunction {
       ...(props.deadLetterQueue ? { deadLetterQueue: props.deadLetterQueue } : {}),
       tracing: Tracing.ACTIVE,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-        POWERTOOLS_SERVICE_NAME: 'mailwright',
-        POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+        [variables.nodeOptions.name]: '--enable-source-maps',
+        [variables.logLevel.name]: 'INFO',
+        [variables.serviceName.name]: 'mailwright',
+        [variables.metricsNamespace.name]: METRICS_NAMESPACE,
         // Responses and errors can carry addresses and message content: traces keep timings only.
-        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
-        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+        [variables.tracerCaptureResponse.name]: 'false',
+        [variables.tracerCaptureError.name]: 'false',
         ...settingsEnvironment(scope),
         ...props.environment,
       },
@@ -185,7 +187,7 @@ export class MailwrightFunction extends NodejsFunction {
         resources: tableSchema.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`),
       }),
     );
-    this.addEnvironment('TABLE_NAME', table.tableName);
+    this.addEnvironment(variables.tableName.name, table.tableName);
     return this;
   }
 
@@ -218,10 +220,10 @@ export class MailwrightFunction extends NodejsFunction {
     }
   }
 
-  /** Permission to send to the queue; sets `envVar` to its URL. */
-  bindQueue(queue: IQueue, envVar: string): this {
+  /** Permission to send to the queue; sets `variable` to its URL. */
+  bindQueue(queue: IQueue, variable: Variable): this {
     queue.grantSendMessages(this);
-    this.addEnvironment(envVar, queue.queueUrl);
+    this.addEnvironment(variable.name, queue.queueUrl);
     return this;
   }
 
@@ -240,7 +242,7 @@ export class MailwrightFunction extends NodejsFunction {
         ],
       }),
     );
-    this.addEnvironment('SES_CONFIGURATION_SET', configurationSetName);
+    this.addEnvironment(variables.sesConfigurationSet.name, configurationSetName);
     Validations.of(this.role!).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]',
       reason: 'Senders use any verified domain of the account, added at run time; the configuration set is named',
@@ -277,7 +279,7 @@ export class MailwrightFunction extends NodejsFunction {
         resources: [bucket.arnForObjects('*')],
       }),
     );
-    this.addEnvironment('PAYLOAD_BUCKET', bucket.bucketName);
+    this.addEnvironment(variables.payloadBucket.name, bucket.bucketName);
     const cfnBucket = bucket.node.defaultChild as CfnBucket | undefined;
     if (cfnBucket) {
       Validations.of(this.role!).acknowledge({
@@ -295,7 +297,7 @@ export class MailwrightFunction extends NodejsFunction {
    */
   bindBucketPrefix(bucket: IBucket, prefix: string, actions: readonly ('s3:GetObject' | 's3:PutObject' | 's3:DeleteObject' | 's3:AbortMultipartUpload')[]): this {
     this.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [bucket.arnForObjects(`${prefix}*`)] }));
-    this.addEnvironment('PAYLOAD_BUCKET', bucket.bucketName);
+    this.addEnvironment(variables.payloadBucket.name, bucket.bucketName);
     const cfnBucket = bucket.node.defaultChild as CfnBucket | undefined;
     if (cfnBucket) {
       Validations.of(this.role!).acknowledge({
@@ -326,8 +328,8 @@ export class MailwrightFunction extends NodejsFunction {
       }),
     );
     for (const queue of targets) queue.grantSendMessages(scheduler.role);
-    this.addEnvironment('SCHEDULE_GROUP_NAME', scheduler.group.scheduleGroupName);
-    this.addEnvironment('SCHEDULER_ROLE_ARN', scheduler.role.roleArn);
+    this.addEnvironment(variables.scheduleGroupName.name, scheduler.group.scheduleGroupName);
+    this.addEnvironment(variables.schedulerRoleArn.name, scheduler.role.roleArn);
     const groupName: unknown = Stack.of(this).resolve(scheduler.group.scheduleGroupName);
     if (typeof groupName === 'string') {
       Validations.of(this.role!).acknowledge({
@@ -340,23 +342,18 @@ export class MailwrightFunction extends NodejsFunction {
 
   /** Pages and links that name the API's own address (the dashboard's base path); sets PUBLIC_API_URL. */
   bindPublicApiUrl(publicApiUrl: string): this {
-    this.addEnvironment('PUBLIC_API_URL', publicApiUrl);
+    this.addEnvironment(variables.publicApiUrl.name, publicApiUrl);
     return this;
   }
 
-  /**
-   * The key that encrypts webhook signing secrets in the table (shared/webhooks/secrets.ts): the
-   * generated Secrets Manager secret, resolved by CloudFormation into the function's
-   * KMS-encrypted environment (a dynamic reference — never in the template); sets WEBHOOK_SECRETS_KEY.
-   */
   /**
    * What signs and builds unsubscribe links: the signing secret (a dynamic reference, resolved by
    * CloudFormation into the function's configuration, never in the template) and the public API
    * URL; sets UNSUBSCRIBE_SECRET and PUBLIC_API_URL.
    */
   bindUnsubscribeLinks(links: { secret: ISecret; publicApiUrl: string }): this {
-    this.addEnvironment('UNSUBSCRIBE_SECRET', links.secret.secretValue.unsafeUnwrap());
-    this.addEnvironment('PUBLIC_API_URL', links.publicApiUrl);
+    this.addEnvironment(variables.unsubscribeSecret.name, links.secret.secretValue.unsafeUnwrap());
+    this.addEnvironment(variables.publicApiUrl.name, links.publicApiUrl);
     return this;
   }
 
@@ -365,7 +362,7 @@ export class MailwrightFunction extends NodejsFunction {
    * the generated secret as a dynamic reference, never in the template; sets ACCESS_TOKEN_SECRET.
    */
   bindAccessTokenKey(key: ISecret): this {
-    this.addEnvironment('ACCESS_TOKEN_SECRET', key.secretValue.unsafeUnwrap());
+    this.addEnvironment(variables.accessTokenSecret.name, key.secretValue.unsafeUnwrap());
     return this;
   }
 
@@ -375,20 +372,33 @@ export class MailwrightFunction extends NodejsFunction {
    * dashboardMailFrom`; left unset without it, and the functions answer 503 where they would mail).
    */
   bindDashboardMail(mail: { sendQueue: IQueue; from?: string }): this {
-    this.bindQueue(mail.sendQueue, 'SEND_QUEUE_URL');
-    if (mail.from) this.addEnvironment('DASHBOARD_MAIL_FROM', mail.from);
+    this.bindQueue(mail.sendQueue, variables.sendQueueUrl);
+    if (mail.from) this.addEnvironment(variables.dashboardMailFrom.name, mail.from);
     return this;
+  }
+
+  /**
+   * Only variables of the registry (shared/config/variables.ts), which the code reads through the
+   * same entries. (Narrowing the key type is allowed: TypeScript checks method parameters bivariantly.)
+   */
+  override addEnvironment(key: Variable['name'], value: string, options?: Parameters<NodejsFunction['addEnvironment']>[2]): this {
+    return super.addEnvironment(key, value, options);
   }
 
   /** UpdateItem on the table besides a read-only bindTable: the authorizer's key lastUsedAt. */
   bindTableUpdates(table: ITable): this {
     this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [table.tableArn] }));
-    this.addEnvironment('TABLE_NAME', table.tableName);
+    this.addEnvironment(variables.tableName.name, table.tableName);
     return this;
   }
 
+  /**
+   * The key that encrypts webhook signing secrets in the table (shared/webhooks/secrets.ts): the
+   * generated Secrets Manager secret, resolved by CloudFormation into the function's
+   * KMS-encrypted environment (a dynamic reference — never in the template); sets WEBHOOK_SECRETS_KEY.
+   */
   bindWebhookSecretsKey(key: ISecret): this {
-    this.addEnvironment('WEBHOOK_SECRETS_KEY', key.secretValue.unsafeUnwrap());
+    this.addEnvironment(variables.webhookSecretsKey.name, key.secretValue.unsafeUnwrap());
     return this;
   }
 }

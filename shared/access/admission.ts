@@ -2,11 +2,12 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { integerEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { tableName } from '../db/table';
 import { forbidden, rateLimited, unauthorized } from '../http/errors';
 import { projectKeys } from '../projects/keys';
 
-export const rateLimitPerMinute = integerEnv('RATE_LIMIT_PER_MINUTE', 1000);
+export const rateLimitPerMinute = integerEnv(variables.rateLimitPerMinute, 1000);
 const WINDOW_MS = 60_000;
 
 export interface Caller {

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 
 export type Role = 'OWNER' | 'MEMBER';
 
@@ -19,7 +20,7 @@ export const ACCESS_TOKEN_PREFIX = 'mwa_';
 const TOKEN_PATTERN = /^mwa_([A-Za-z0-9_-]{10,1000})\.([A-Za-z0-9_-]{43})$/;
 
 /** Read once at cold start; bound by MailwrightFunction.bindAccessTokenKey. */
-const signingKey = requiredEnv('ACCESS_TOKEN_SECRET');
+const signingKey = requiredEnv(variables.accessTokenSecret);
 
 const sign = (payload: string) => createHmac('sha256', signingKey).update(payload).digest('base64url');
 

@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
-import { ConfigError } from '../config/env';
+import { ConfigError, optionalEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { ApiError } from '../http/errors';
 import { putEmails, type EmailRecord } from '../emails/emails';
 import { enqueueEmails } from '../sending/send-queue';
@@ -17,7 +18,7 @@ const mailFrom = readMailFrom();
  * it still signs users in, but answers 503 where it would have to mail (invitations, resets).
  */
 function readMailFrom(): string | undefined {
-  const value = process.env.DASHBOARD_MAIL_FROM?.trim();
+  const value = optionalEnv(variables.dashboardMailFrom)?.trim();
   if (!value) return undefined;
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw new ConfigError(`DASHBOARD_MAIL_FROM must be an email address, got "${value}"`);
   return value;

@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
 import { transactWrite } from '../db/transactions';
@@ -23,8 +24,8 @@ import { countersItem, present, readCampaign, startFields, toItem, transitionIte
 
 /** Configuration, read once at cold start. */
 const config = {
-  fanoutQueueUrl: requiredEnv('CAMPAIGN_FANOUT_QUEUE_URL'),
-  fanoutQueueArn: requiredEnv('CAMPAIGN_FANOUT_QUEUE_ARN'),
+  fanoutQueueUrl: requiredEnv(variables.campaignFanoutQueueUrl),
+  fanoutQueueArn: requiredEnv(variables.campaignFanoutQueueArn),
 };
 
 export interface Page<T> {

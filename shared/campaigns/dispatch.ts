@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { tableName } from '../db/table';
 import { transactWrite } from '../db/transactions';
 import { putEmailOnce, putEmails, type EmailRecord } from '../emails/emails';
@@ -20,8 +21,8 @@ import { fromItem, readCampaign, startFields, transitionItems, type StoredCampai
 
 /** Configuration, read once at cold start. */
 const config = {
-  fanoutQueueUrl: requiredEnv('CAMPAIGN_FANOUT_QUEUE_URL'),
-  campaignSendQueueUrl: requiredEnv('CAMPAIGN_SEND_QUEUE_URL'),
+  fanoutQueueUrl: requiredEnv(variables.campaignFanoutQueueUrl),
+  campaignSendQueueUrl: requiredEnv(variables.campaignSendQueueUrl),
 };
 
 /** Recipients per page: memory holds one page of rendered mail, whatever the audience size. */

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/env';
+import { variables, type Variable } from '../config/variables';
 
 /**
  * The deliverability guard's rule (/docs "Campaigns"): a SENDING campaign is paused when its
@@ -26,11 +27,11 @@ export interface GuardCounters {
 export const defaultGuardThresholds: GuardThresholds = { bounceRate: 0.05, bounceMinSends: 200, complaintRate: 0.001, complaintMinSends: 1000 };
 
 /** Each threshold's CDK context value and the environment variable it is passed as. */
-export const guardThresholdSettings: Record<keyof GuardThresholds, { context: string; env: string }> = {
-  bounceRate: { context: 'pauseBounceRate', env: 'PAUSE_BOUNCE_RATE' },
-  bounceMinSends: { context: 'pauseBounceMinSends', env: 'PAUSE_BOUNCE_MIN_SENDS' },
-  complaintRate: { context: 'pauseComplaintRate', env: 'PAUSE_COMPLAINT_RATE' },
-  complaintMinSends: { context: 'pauseComplaintMinSends', env: 'PAUSE_COMPLAINT_MIN_SENDS' },
+export const guardThresholdSettings: Record<keyof GuardThresholds, { context: string; env: Variable['name'] }> = {
+  bounceRate: { context: 'pauseBounceRate', env: variables.pauseBounceRate.name },
+  bounceMinSends: { context: 'pauseBounceMinSends', env: variables.pauseBounceMinSends.name },
+  complaintRate: { context: 'pauseComplaintRate', env: variables.pauseComplaintRate.name },
+  complaintMinSends: { context: 'pauseComplaintMinSends', env: variables.pauseComplaintMinSends.name },
 };
 
 const isRate = (name: keyof GuardThresholds) => name === 'bounceRate' || name === 'complaintRate';
@@ -57,7 +58,7 @@ export function guardThresholdsFrom(lookup: (setting: { context: string; env: st
 }
 
 /** The environment variables that carry `thresholds` to a function. */
-export const guardThresholdEnvironment = (thresholds: GuardThresholds): Record<string, string> =>
+export const guardThresholdEnvironment = (thresholds: GuardThresholds): Partial<Record<Variable['name'], string>> =>
   Object.fromEntries((Object.keys(guardThresholdSettings) as (keyof GuardThresholds)[]).map((name) => [guardThresholdSettings[name].env, String(thresholds[name])]));
 
 const NO_SENDS: GuardCounters = { sent: 0, bounced: 0, complained: 0 };

@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import { countDaily } from '../analytics/counters';
 import { writeOnce } from '../db/transactions';
 import { integerEnv, requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { findContactIdByEmail, getContact } from '../contacts/contacts';
 import { finishClaimItem, putEmails, type EmailRecord } from '../emails/emails';
 import { ApiError } from '../http/errors';
@@ -15,8 +16,8 @@ import { readCampaign } from './store';
 
 /** Configuration, read once at cold start. */
 const config = {
-  configurationSet: requiredEnv('SES_CONFIGURATION_SET'),
-  ratePerSecond: integerEnv('SEND_RATE_PER_SECOND', 14, { max: 10_000 }),
+  configurationSet: requiredEnv(variables.sesConfigurationSet),
+  ratePerSecond: integerEnv(variables.sendRatePerSecond, 14, { max: 10_000 }),
 };
 
 /** What a test is rendered with when the address is not a contact. */

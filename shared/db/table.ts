@@ -1,4 +1,5 @@
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 
 /** The single table. Its name is bound by the CDK function construct (bindTable). */
-export const tableName = requiredEnv('TABLE_NAME');
+export const tableName = requiredEnv(variables.tableName);

@@ -1,9 +1,10 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { sqsClient } from '../queue/handler';
 
-const importQueueUrl = requiredEnv('IMPORT_QUEUE_URL');
+const importQueueUrl = requiredEnv(variables.importQueueUrl);
 
 export const importMessageSchema = v.object({ projectId: v.pipe(v.string(), v.nonEmpty()), jobId: v.pipe(v.string(), v.nonEmpty()) });
 export type ImportMessage = v.InferOutput<typeof importMessageSchema>;

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { integerEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { upsertImportRow, type ImportOutcome } from '../contacts/contacts';
 import { tableName } from '../db/table';
 import { ApiError } from '../http/errors';
@@ -28,7 +29,7 @@ import { csvRecords, InvalidJsonLine, jsonLineRecords, type SourceRecord } from 
  */
 const BATCH_ROWS = 200;
 /** Upserts in flight per worker; with the queue's maxConcurrency, the import's share of DynamoDB. */
-const ROW_CONCURRENCY = integerEnv('IMPORT_ROW_CONCURRENCY', 16, { max: 64 });
+const ROW_CONCURRENCY = integerEnv(variables.importRowConcurrency, 16, { max: 64 });
 
 export type ImportRunOutcome = 'DONE' | 'CONTINUE';
 

@@ -1,4 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { optionalEnv } from '../config/env';
+import { variables } from '../config/variables';
 
 /**
  * Business and API metrics as CloudWatch EMF (Powertools Metrics): recorded anywhere during an
@@ -44,7 +46,7 @@ interface Pending {
 const pending = new Map<string, Pending>();
 
 let emitter: Metrics | undefined;
-const emitterOf = () => (emitter ??= new Metrics({ namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Mailwright', serviceName: METRIC_SERVICE }));
+const emitterOf = () => (emitter ??= new Metrics({ namespace: optionalEnv(variables.metricsNamespace) ?? 'Mailwright', serviceName: METRIC_SERVICE }));
 
 function record(name: MetricName, unit: Unit, value: number, dimensions: Dimensions): void {
   const key = JSON.stringify(Object.entries(dimensions).sort(([a], [b]) => a.localeCompare(b)));

@@ -3,6 +3,8 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { optionalEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { validationFailed } from '../http/errors';
 import { errorCode, resolverFromEnvironment, type MxResolver } from '../verification/dns';
 import { blockedReason } from './addresses';
@@ -213,7 +215,7 @@ export function signPayload({ secrets, id, timestamp, body }: { secrets: string[
 }
 
 // Read once at cold start.
-const outbound = createOutbound({ allowedHosts: parseAllowedHosts(process.env.WEBHOOK_ALLOWED_HOSTS), resolver: resolverFromEnvironment() });
+const outbound = createOutbound({ allowedHosts: parseAllowedHosts(optionalEnv(variables.webhookAllowedHosts)), resolver: resolverFromEnvironment() });
 
 export const assertPublicDestination = outbound.assertPublicDestination;
 export const postJson = outbound.postJson;

@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { traced } from '../observability/tracer';
 
 /**
@@ -18,7 +19,7 @@ import { traced } from '../observability/tracer';
  * The bucket expires objects (7 days in the stack). Path-style addressing works on S3 and on the
  * local s3rver alike.
  */
-const bucket = requiredEnv('PAYLOAD_BUCKET');
+const bucket = requiredEnv(variables.payloadBucket);
 const s3 = traced(new S3Client({ forcePathStyle: true }));
 
 export const attachmentKey = (projectId: string, sendId: string, index: number) => `attachments/${projectId}/${sendId}/${index}`;

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, SchedulerClient, UpdateScheduleCommand, type CreateScheduleCommandInput } from '@aws-sdk/client-scheduler';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { traced } from '../observability/tracer';
 
 /** Configuration, read once at cold start. */
 const config = {
-  groupName: requiredEnv('SCHEDULE_GROUP_NAME'),
-  roleArn: requiredEnv('SCHEDULER_ROLE_ARN'),
+  groupName: requiredEnv(variables.scheduleGroupName),
+  roleArn: requiredEnv(variables.schedulerRoleArn),
 };
 
 /** Locally the endpoint comes from AWS_ENDPOINT_URL_SCHEDULER (infra/local/emulators/scheduler.ts). */

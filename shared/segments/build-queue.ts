@@ -1,9 +1,10 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { sqsClient } from '../queue/handler';
 import type { BuildJob } from './build';
 
-const segmentBuildQueueUrl = requiredEnv('SEGMENT_BUILD_QUEUE_URL');
+const segmentBuildQueueUrl = requiredEnv(variables.segmentBuildQueueUrl);
 
 /** Hands a tracked segment's build (or its continuation) to the segment-builder function. */
 export async function enqueueBuild(job: BuildJob): Promise<void> {

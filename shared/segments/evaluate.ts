@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeTime } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { integerEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { countContacts } from '../contacts/contacts';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
@@ -23,7 +24,7 @@ import { toContact } from '../contacts/contacts';
  * stays inside API Gateway's 29 s with room for the event-name reads; DynamoDB itself reads a
  * partition several times faster.
  */
-export const onDemandMaxContacts = integerEnv('SEGMENT_ON_DEMAND_MAX_CONTACTS', 80_000);
+export const onDemandMaxContacts = integerEnv(variables.segmentOnDemandMaxContacts, 80_000);
 
 export const segmentTooLarge = (contacts: number) =>
   new ApiError(422, 'SEGMENT_TOO_LARGE', `The project has ${contacts} contacts; evaluating a segment on demand is limited to ${onDemandMaxContacts}`, {

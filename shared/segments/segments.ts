@@ -6,6 +6,7 @@ import { countContacts, toContact, type Contact } from '../contacts/contacts';
 import { contactKeys } from '../contacts/keys';
 import type { Page } from '../contacts/list-contacts';
 import { integerEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { batchGetAll } from '../db/batch';
 import { tableName } from '../db/table';
 import { decodeCursor, encodeCursor, pageOf } from '../http/cursor';
@@ -47,7 +48,7 @@ interface StoredSegment extends Omit<Segment, 'memberCount' | 'membershipStatus'
  * creates it or changes its filters, so the response carries the final memberCount; larger ones
  * are built by the segment-builder function (/docs "Segments").
  */
-export const inlineBuildMaxContacts = integerEnv('SEGMENT_INLINE_BUILD_MAX_CONTACTS', 1_000, { min: 0 });
+export const inlineBuildMaxContacts = integerEnv(variables.segmentInlineBuildMaxContacts, 1_000, { min: 0 });
 /** An inline build that takes longer hands the rest to the builder. */
 const INLINE_BUILD_BUDGET_MS = 10_000;
 

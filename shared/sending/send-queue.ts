@@ -1,9 +1,10 @@
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import type { SendMessage } from '../emails/emails';
 import { currentCorrelationId } from '../observability/correlation';
 import { sendMessageBatches } from '../queue/send-batches';
 
-const sendQueueUrl = requiredEnv('SEND_QUEUE_URL');
+const sendQueueUrl = requiredEnv(variables.sendQueueUrl);
 
 /**
  * Queues one message per email on the send queue (transactional and workflow mail), each with the

@@ -5,6 +5,7 @@ import type { SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { integerEnv, requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
 import { recordSendEnd, type OutcomeListener } from '../delivery/outcomes';
@@ -20,8 +21,8 @@ import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, se
 
 /** Configuration, read once at cold start. */
 const config = {
-  configurationSet: requiredEnv('SES_CONFIGURATION_SET'),
-  ratePerSecond: integerEnv('SEND_RATE_PER_SECOND', 14, { max: 10_000 }),
+  configurationSet: requiredEnv(variables.sesConfigurationSet),
+  ratePerSecond: integerEnv(variables.sendRatePerSecond, 14, { max: 10_000 }),
 };
 
 // Besides its paced slot, every SendEmail passes this instance's per-second cap where it leaves.

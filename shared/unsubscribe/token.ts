@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConfigError, requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 
 /**
  * One-click unsubscribe links: `<PUBLIC_API_URL>/unsubscribe/<token>`, where the token names the
@@ -8,8 +9,8 @@ import { ConfigError, requiredEnv } from '../config/env';
  * infra/local). No API key is involved; a changed character fails the signature.
  */
 const config = {
-  secret: requiredEnv('UNSUBSCRIBE_SECRET'),
-  publicApiUrl: requiredEnv('PUBLIC_API_URL').replace(/\/+$/, ''),
+  secret: requiredEnv(variables.unsubscribeSecret),
+  publicApiUrl: requiredEnv(variables.publicApiUrl).replace(/\/+$/, ''),
 };
 if (config.secret.length < 32) throw new ConfigError('Environment variable UNSUBSCRIBE_SECRET must be at least 32 characters');
 

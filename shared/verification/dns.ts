@@ -3,7 +3,8 @@ import { Resolver } from 'node:dns/promises';
 import path from 'node:path';
 import { parse } from 'tldts';
 import * as v from 'valibot';
-import { ConfigError } from '../config/env';
+import { ConfigError, optionalEnv } from '../config/env';
+import { variables } from '../config/variables';
 
 /**
  * DNS for address verification. Everything goes through an injectable MxResolver:
@@ -246,6 +247,6 @@ export function createCachingResolver(
  * fixtures file) → fixtures, otherwise the system resolver; cached either way.
  */
 export function resolverFromEnvironment(env: NodeJS.ProcessEnv = process.env): MxResolver {
-  const fixtures = env.LOCAL_DNS_FIXTURES?.trim();
+  const fixtures = optionalEnv(variables.localDnsFixtures, env)?.trim();
   return createCachingResolver(fixtures ? createFixturesResolver(loadDnsFixtures(fixtures)) : createSystemResolver());
 }

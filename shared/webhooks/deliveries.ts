@@ -1,6 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
+import { optionalEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { tableName } from '../db/table';
 import { writeOnce } from '../db/transactions';
 import { decodeCursor, pageOf } from '../http/cursor';
@@ -15,7 +17,7 @@ import { nextRetryDelaySeconds, parseRetrySchedule } from './schedule';
 import type { ListDeliveriesQuery } from './schemas';
 import { acquireSlot } from './slots';
 
-const retrySchedule = parseRetrySchedule(process.env.WEBHOOK_RETRY_SCHEDULE);
+const retrySchedule = parseRetrySchedule(optionalEnv(variables.webhookRetrySchedule));
 
 /** A 2xx within this is a success. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

@@ -4,6 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { tableName } from '../db/table';
 import { derivedUlid } from '../events/events';
 import { sqsClient } from '../queue/handler';
@@ -11,7 +12,7 @@ import { sendMessageBatches } from '../queue/send-batches';
 import type { WebhookEvent } from './events';
 import { webhookKeys } from './keys';
 
-const deliveryQueueUrl = requiredEnv('WEBHOOK_DELIVERY_QUEUE_URL');
+const deliveryQueueUrl = requiredEnv(variables.webhookDeliveryQueueUrl);
 
 /** Delivery log entries are kept this long (TTL). */
 const RETENTION_SECONDS = 30 * 24 * 3600;

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 
 /**
  * Endpoint signing secrets are stored encrypted (AES-256-GCM) under one key per deployment:
@@ -8,7 +9,7 @@ import { requiredEnv } from '../config/env';
  * ciphertext is bound to its endpoint (additional authenticated data), so it cannot be copied
  * to another one. Plain secrets leave the service only in the create and rotate answers.
  */
-const key = createHash('sha256').update(requiredEnv('WEBHOOK_SECRETS_KEY')).digest();
+const key = createHash('sha256').update(requiredEnv(variables.webhookSecretsKey)).digest();
 const VERSION = 'v1';
 
 /** A new Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */

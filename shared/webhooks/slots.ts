@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { integerEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { tableName } from '../db/table';
 import { writeOnce } from '../db/transactions';
 import { webhookKeys } from './keys';
@@ -14,7 +15,7 @@ import { webhookKeys } from './keys';
  * only the free ones; one that finds every slot taken goes back to the queue for a few seconds,
  * so a slow or dead endpoint holds at most this many consumers and delays only itself.
  */
-export const ENDPOINT_CONCURRENCY = integerEnv('WEBHOOK_ENDPOINT_CONCURRENCY', 5, { min: 1, max: 100 });
+export const ENDPOINT_CONCURRENCY = integerEnv(variables.webhookEndpointConcurrency, 5, { min: 1, max: 100 });
 
 export interface Slot {
   release: () => Promise<void>;

@@ -1,10 +1,11 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import * as v from 'valibot';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { sqsClient } from '../queue/handler';
 import { sendMessageBatches } from '../queue/send-batches';
 
-const workflowQueueUrl = requiredEnv('WORKFLOW_QUEUE_URL');
+const workflowQueueUrl = requiredEnv(variables.workflowQueueUrl);
 
 /** SQS delays a message by at most 15 minutes; longer waits go through EventBridge Scheduler. */
 export const MAX_QUEUE_DELAY_SECONDS = 900;

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { requiredEnv } from '../config/env';
+import { variables } from '../config/variables';
 import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { MAX_QUEUE_DELAY_SECONDS, sendStepMessage, type StepMessage } from './queue';
 
-const workflowQueueArn = requiredEnv('WORKFLOW_QUEUE_ARN');
+const workflowQueueArn = requiredEnv(variables.workflowQueueArn);
 
 /**
  * Wakes a step at `at` (epoch ms): within 15 minutes by an SQS delay, later by a one-time

@@ -14,6 +14,7 @@ describe('dashboard accounts infrastructure', () => {
   };
   const variablesOf = (path: string) => resources[idAt(template, 'AWS::Lambda::Function', `${path}/Resource`)]!.Properties.Environment.Variables;
 
+  // A stack of its own: the run's shared one (stackTemplate) has no dashboardMailFrom.
   beforeAll(() => {
     const app = assertionApp({ dashboardMailFrom: 'dashboard@mail.example.com' });
     template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
@@ -77,6 +78,7 @@ describe('dashboard accounts infrastructure', () => {
   });
 
   test('without dashboardMailFrom the stack warns and sets no sender; a malformed one fails synth', () => {
+    // The construct tree, for its warnings: a stack of its own.
     const stack = new MailwrightStack(assertionApp(), 'Mailwright');
     const plain = Template.fromStack(stack);
     const dashboardId = idAt(plain, 'AWS::Lambda::Function', 'DashboardFunction/Resource');

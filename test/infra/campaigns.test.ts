@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { MailwrightStack } from '../../infra/stack';
-import { type Resource, assertionApp, idAt } from './template';
+import { type Resource, assertionApp, idAt, stackTemplate } from './template';
 
 /** Every statement of the policies attached to a role. */
 function statementsOf(resources: Record<string, Resource>, roleId: string): { Action: string | string[]; Resource: unknown; Condition?: unknown }[] {
@@ -17,8 +17,7 @@ describe('campaigns infrastructure', () => {
   let json: string;
 
   beforeAll(() => {
-    const app = assertionApp();
-    template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
+    template = stackTemplate();
     resources = template.toJSON().Resources;
     json = JSON.stringify(resources);
   });

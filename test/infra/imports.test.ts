@@ -1,8 +1,7 @@
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../shared/http/routes';
-import { MailwrightStack } from '../../infra/stack';
 import { queues } from '../../infra/queues';
-import { type Resource, assertionApp, idAt } from './template';
+import { type Resource, idAt, stackTemplate } from './template';
 
 describe('imports and exports infrastructure', () => {
   let template: Template;
@@ -29,8 +28,7 @@ describe('imports and exports infrastructure', () => {
       .sort();
 
   beforeAll(() => {
-    const app = assertionApp();
-    template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
+    template = stackTemplate();
     resources = template.toJSON().Resources;
     bucketId = idAt(template, 'AWS::S3::Bucket', 'PayloadBucket/Resource');
   });

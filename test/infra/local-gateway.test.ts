@@ -26,6 +26,7 @@ const testRoutes: Route[] = [
   { method: 'POST', path: '/v1/track', group: 'public', keys: ['secret', 'public'], cors: true },
 ];
 
+// A stack of its own: these routes instead of the route table.
 const template = Template.fromStack(new MailwrightStack(assertionApp(), 'Mailwright', { routes: testRoutes })).toJSON() as CfnTemplate;
 
 /** Every resource's local name is its logical id; functions' ARNs follow, other attributes are named after themselves. */

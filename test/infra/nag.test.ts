@@ -6,7 +6,10 @@ import { addBestPracticeChecks } from '../../infra/nag';
 import { MailwrightStack } from '../../infra/stack';
 import { assertionApp } from './template';
 
-/** The stack as `npm run synth` builds it, without esbuild bundling (slow; covered by synth.test.ts). */
+/**
+ * The stack as `npm run synth` builds it, without esbuild bundling (slow; covered by synth.test.ts):
+ * a stack of its own, since cdk-nag checks the construct tree, not a template.
+ */
 function stackOf(context: Record<string, unknown> = {}, retainData = true) {
   const app = assertionApp(context);
   const stack = new MailwrightStack(app, 'Mailwright', { retainData });

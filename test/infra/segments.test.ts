@@ -1,16 +1,14 @@
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../shared/http/routes';
-import { MailwrightStack } from '../../infra/stack';
 import { streamConsumers } from '../../infra/streams';
-import { type Resource, assertionApp, idAt } from './template';
+import { type Resource, idAt, stackTemplate } from './template';
 
 describe('segments infrastructure', () => {
   let template: Template;
   let resources: Record<string, Resource>;
 
   beforeAll(() => {
-    const app = assertionApp();
-    template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
+    template = stackTemplate();
     resources = template.toJSON().Resources;
   });
 

@@ -16,16 +16,16 @@ const otherDlqs = ['SesEventsDlq', 'SegmentRefreshDlq', ...streamConsumers.map((
 const functionCount = functionGroups.length + consumerGroups.length + otherFunctions.length;
 import { functionGroups, routes, type Route } from '../../shared/http/routes';
 import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
+import { variables } from '../../shared/config/variables';
 import { tableSchema } from '../../shared/db/schema';
-import { assertionApp } from './template';
+import { assertionApp, stackTemplate } from './template';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; Metadata?: Record<string, any> };
 
-/** The feature flags `cdk synth` runs with. */
-
 /**
- * Skips esbuild bundling (slow, and covered by `npm run synth`; entries must still exist) and
- * records construct paths, which the tests use to find resources.
+ * A stack of other props or context values than the run's shared one (stackTemplate). Skips esbuild
+ * bundling (slow, and covered by `npm run synth`; entries must still exist) and records construct
+ * paths, which the tests use to find resources.
  */
 function synth(props: MailwrightStackProps = {}, context: Record<string, unknown> = {}): Template {
   return Template.fromStack(new MailwrightStack(assertionApp(context), 'Mailwright', props));
@@ -66,7 +66,7 @@ describe('MailwrightStack (default: data retained)', () => {
   let authorizerId: string;
 
   beforeAll(() => {
-    template = synth();
+    template = stackTemplate();
     tableId = logicalIdAt(template, 'AWS::DynamoDB::Table', 'Table');
     authorizerId = logicalIdAt(template, 'AWS::ApiGateway::Authorizer', 'ApiKeyAuthorizer');
   });
@@ -491,7 +491,7 @@ describe('MailwrightFunction bind methods', () => {
     const stack = new Stack(assertionApp(), 'Bind');
     const fn = new MailwrightFunction(stack, 'Fn', { group: functionGroups[0] });
     fn.bindTable(new Table(stack, 'T', { partitionKey: { name: 'PK', type: AttributeType.STRING } }), 'read');
-    fn.bindQueue(new Queue(stack, 'Q'), 'SEND_QUEUE_URL');
+    fn.bindQueue(new Queue(stack, 'Q'), variables.sendQueueUrl);
     fn.bindBucket(new Bucket(stack, 'B'));
     template = Template.fromStack(stack);
   });

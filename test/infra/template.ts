@@ -2,13 +2,23 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
+import { assertionContext } from './context';
+import { STACK_TEMPLATE_VARIABLE } from './global-setup';
 
 /** A resource of a synthesized template, as the assertion tests read it. */
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; Metadata?: Record<string, any> };
 
-/** The context `cdk synth` runs with (cdk.json), so the tests synthesize the stack users deploy. */
-export const cdkJsonContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')).context as Record<string, unknown>;
+let stack: Template | undefined;
+/**
+ * The stack as cdk.json's context makes it, synthesized once per run (test/infra/global-setup.ts).
+ * Tests of other context values, props or the construct tree itself synthesize their own.
+ */
+export function stackTemplate(): Template {
+  const file = process.env[STACK_TEMPLATE_VARIABLE];
+  if (!file) throw new Error(`${STACK_TEMPLATE_VARIABLE} is unset: run the infra tests through jest's infra project (jest.config.js), whose global setup synthesizes the stack`);
+  return (stack ??= Template.fromJSON(JSON.parse(readFileSync(file, 'utf8'))));
+}
 
 /**
  * Where a test file's apps write their cloud assembly, removed after the file: without an outdir
@@ -18,8 +28,7 @@ const outdir = mkdtempSync(path.join(tmpdir(), 'mailwright-assertions-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 /** An app for assertions: cdk.json's context, no bundling (fast), construct paths in the metadata (for idAt). */
-export const assertionApp = (context: Record<string, unknown> = {}) =>
-  new App({ outdir, context: { ...cdkJsonContext, 'aws:cdk:bundling-stacks': [], 'aws:cdk:enable-path-metadata': true, ...context } });
+export const assertionApp = (context: Record<string, unknown> = {}) => new App({ outdir, context: assertionContext(context) });
 
 /** The logical id of the one resource of `type` at construct path Mailwright/`path`. */
 export function idAt(template: Template, type: string, path: string): string {

@@ -1,7 +1,6 @@
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../shared/http/routes';
-import { MailwrightStack } from '../../infra/stack';
-import { type Resource, assertionApp, idAt } from './template';
+import { type Resource, idAt, stackTemplate } from './template';
 
 describe('webhooks infrastructure', () => {
   let template: Template;
@@ -15,8 +14,7 @@ describe('webhooks infrastructure', () => {
   const actionsOf = (fnId: string) => statementsOf(fnId).flatMap((statement: any) => [statement.Action].flat());
 
   beforeAll(() => {
-    const app = assertionApp();
-    template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
+    template = stackTemplate();
     resources = template.toJSON().Resources;
   });
 

@@ -1,8 +1,7 @@
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import { MailwrightStack } from '../../infra/stack';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { queues } from '../../infra/queues';
 import { routes } from '../../shared/http/routes';
-import { type Resource, assertionApp, idAt } from './template';
+import { type Resource, idAt, stackTemplate } from './template';
 
 /** Every statement of the policies attached to a function's role. */
 function statementsOf(resources: Record<string, Resource>, fnId: string): any[] {
@@ -19,8 +18,7 @@ describe('workflows infrastructure', () => {
   let resources: Record<string, Resource>;
 
   beforeAll(() => {
-    const app = assertionApp();
-    template = Template.fromStack(new MailwrightStack(app, 'Mailwright'));
+    template = stackTemplate();
     resources = template.toJSON().Resources;
   });
 

@@ -16,10 +16,10 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct, IConstruct } from 'constructs';
-import { METRIC_SERVICE, metricNames, type MetricName } from '../shared/observability/metrics';
-import type { EmailSourceType } from '../shared/emails/emails';
-import { deadLetterQueue, isDeadLetterQueue } from './constructs/dead-letter-queue';
-import { MailwrightFunction, METRICS_NAMESPACE } from './constructs/mailwright-function';
+import { METRIC_SERVICE, metricNames, type MetricName } from '../../shared/observability/metrics';
+import type { EmailSourceType } from '../../shared/emails/emails';
+import { deadLetterQueue, isDeadLetterQueue } from '../constructs/dead-letter-queue';
+import { MailwrightFunction, METRICS_NAMESPACE } from '../constructs/mailwright-function';
 
 const SOURCES: readonly EmailSourceType[] = ['transactional', 'campaign', 'workflow'];
 /** Rate alarms ignore windows with fewer sends or requests than this (one bounce in 3 sends is no signal). */
@@ -196,9 +196,11 @@ export function addObservability(scope: Construct, props: ObservabilityProps): {
       if (node !== stack || applied) return;
       applied = true;
       const all = stack.node.findAll();
+      // By name, so the graphs do not follow the order in which the stack composes its features.
+      const byName = (a: IConstruct, b: IConstruct) => a.node.id.localeCompare(b.node.id);
       for (const alarm of all) if (alarm instanceof Alarm) alarm.addAlarmAction(new SnsAction(topic));
-      const dlqs = all.filter((construct): construct is Queue => construct instanceof Queue && isDeadLetterQueue(construct));
-      const functions = all.filter((construct): construct is MailwrightFunction => construct instanceof MailwrightFunction);
+      const dlqs = all.filter((construct): construct is Queue => construct instanceof Queue && isDeadLetterQueue(construct)).sort(byName);
+      const functions = all.filter((construct): construct is MailwrightFunction => construct instanceof MailwrightFunction).sort(byName);
       dashboard.addWidgets(
         new GraphWidget({
           title: 'Dead-letter queues: messages waiting',

@@ -1,0 +1,25 @@
+import type { Stack } from 'aws-cdk-lib';
+import { variables } from '../../shared/config/variables';
+import { queueConsumer, streamConsumer } from '../constructs/consumers';
+import type { Api } from './api';
+import type { SharedResources } from './shared-resources';
+
+/**
+ * Workflows (README "Workflows"): triggers from the table stream, steps from the workflow queue.
+ * The trigger consumer only queues first steps and wakes; the runner sends email, waits (SQS
+ * delays up to 15 minutes, one-time schedules into the workflow queue beyond) and calls
+ * webhooks; the API cancels schedules of the executions a DELETE cancels. MARKETING workflow mail
+ * carries one-click unsubscribe links, as campaign mail does.
+ */
+export function addWorkflows(stack: Stack, resources: SharedResources, api: Api): void {
+  const { table, removalPolicy } = resources;
+  const workflowQueue = resources.queue('workflows');
+  streamConsumer(stack, 'workflow-triggers', table, removalPolicy).bindQueue(workflowQueue, variables.workflowQueueUrl);
+  const runner = queueConsumer(stack, 'workflows', workflowQueue, table, { logRemovalPolicy: removalPolicy });
+  for (const fn of [runner, api.function('workflows')]) {
+    fn.bindQueue(workflowQueue, variables.workflowQueueUrl)
+      .bindScheduler(resources.scheduler, [workflowQueue])
+      .addEnvironment(variables.workflowQueueArn.name, workflowQueue.queueArn);
+  }
+  runner.bindQueue(resources.queue('send'), variables.sendQueueUrl).bindUnsubscribeLinks({ secret: resources.unsubscribeSecret, publicApiUrl: api.publicApiUrl });
+}
