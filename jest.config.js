@@ -11,14 +11,14 @@ const common = {
 
 export default {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/unit/env.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/unit-env.ts'] },
     {
       ...common,
       displayName: 'infra',
       testMatch: ['<rootDir>/test/infra/**/*.test.ts'],
-      // The stack is synthesized once per run; the files read its template (test/infra/template.ts).
-      globalSetup: '<rootDir>/test/infra/global-setup.ts',
-      globalTeardown: '<rootDir>/test/infra/global-teardown.ts',
+      // The stack is synthesized once per run; the files read its template (test/support/infra-template.ts).
+      globalSetup: '<rootDir>/test/support/infra-setup.ts',
+      globalTeardown: '<rootDir>/test/support/infra-teardown.ts',
     },
     {
       ...common,

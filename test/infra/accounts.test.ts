@@ -1,7 +1,7 @@
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../shared/http/routes';
 import { MailwrightStack } from '../../infra/stack';
-import { type Resource, assertionApp, idAt } from './template';
+import { type Resource, assertionApp, idAt } from '../support/infra-template';
 
 describe('dashboard accounts infrastructure', () => {
   let template: Template;

@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { MailwrightStack } from '../../infra/stack';
-import { type Resource, assertionApp, idAt, stackTemplate } from './template';
+import { type Resource, assertionApp, idAt, stackTemplate } from '../support/infra-template';
 
 /** Every statement of the policies attached to a role. */
 function statementsOf(resources: Record<string, Resource>, roleId: string): { Action: string | string[]; Resource: unknown; Condition?: unknown }[] {

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../shared/http/routes';
 import { queues } from '../../infra/queues';
-import { type Resource, idAt, stackTemplate } from './template';
+import { type Resource, idAt, stackTemplate } from '../support/infra-template';
 
 describe('imports and exports infrastructure', () => {
   let template: Template;

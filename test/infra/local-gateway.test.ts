@@ -11,7 +11,7 @@ import { collectPolicies } from '../../infra/local/iam/policies';
 import { lambdaPermissions } from '../../infra/local/lambda/permissions';
 import type { FunctionRunner, InvokeOutcome } from '../../infra/local/lambda/runner';
 import type { Route } from '../../shared/http/routes';
-import { assertionApp } from './template';
+import { assertionApp } from '../support/infra-template';
 
 /**
  * The local gateway serves the API the synthesized template declares — its methods, authorizer,

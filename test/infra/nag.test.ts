@@ -4,7 +4,7 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { addBestPracticeChecks } from '../../infra/nag';
 import { MailwrightStack } from '../../infra/stack';
-import { assertionApp } from './template';
+import { assertionApp } from '../support/infra-template';
 
 /**
  * The stack as `npm run synth` builds it, without esbuild bundling (slow; covered by synth.test.ts):

@@ -1,6 +1,6 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { MailwrightStack } from '../../infra/stack';
-import { type Resource, assertionApp, stackTemplate } from './template';
+import { type Resource, assertionApp, stackTemplate } from '../support/infra-template';
 
 /** A stack of other context values than the run's shared one (stackTemplate). */
 function synth(context: Record<string, unknown> = {}): Template {

@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../shared/http/routes';
 import { streamConsumers } from '../../infra/streams';
-import { type Resource, idAt, stackTemplate } from './template';
+import { type Resource, idAt, stackTemplate } from '../support/infra-template';
 
 describe('segments infrastructure', () => {
   let template: Template;

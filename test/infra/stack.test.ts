@@ -18,7 +18,7 @@ import { functionGroups, routes, type Route } from '../../shared/http/routes';
 import { MailwrightStack, type MailwrightStackProps } from '../../infra/stack';
 import { variables } from '../../shared/config/variables';
 import { tableSchema } from '../../shared/db/schema';
-import { assertionApp, stackTemplate } from './template';
+import { assertionApp, stackTemplate } from '../support/infra-template';
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; Metadata?: Record<string, any> };
 

@@ -4,7 +4,7 @@ import { MailwrightFunction } from '../../infra/constructs/mailwright-function';
 import { functionSettings } from '../../infra/function-settings';
 import { variables } from '../../shared/config/variables';
 import { functionGroups } from '../../shared/http/routes';
-import { type Resource, assertionApp, stackTemplate } from './template';
+import { type Resource, assertionApp, stackTemplate } from '../support/infra-template';
 
 const variablesOfFunctions = (template: Template) =>
   (Object.values(template.findResources('AWS::Lambda::Function')) as Resource[]).map((fn) => (fn.Properties.Environment?.Variables ?? {}) as Record<string, unknown>);

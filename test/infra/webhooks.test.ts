@@ -1,6 +1,6 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../shared/http/routes';
-import { type Resource, idAt, stackTemplate } from './template';
+import { type Resource, idAt, stackTemplate } from '../support/infra-template';
 
 describe('webhooks infrastructure', () => {
   let template: Template;

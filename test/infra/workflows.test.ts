@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { queues } from '../../infra/queues';
 import { routes } from '../../shared/http/routes';
-import { type Resource, idAt, stackTemplate } from './template';
+import { type Resource, idAt, stackTemplate } from '../support/infra-template';
 
 /** Every statement of the policies attached to a function's role. */
 function statementsOf(resources: Record<string, Resource>, fnId: string): any[] {

@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { MailwrightStack } from '../../infra/stack';
 import type { CfnTemplate } from '../../infra/local/iam/policies';
-import { assertionApp, idAt } from '../infra/template';
+import { assertionApp, idAt } from './infra-template';
 import { ACCOUNT, fixtureResolver, REGION } from './local-iam-fixture';
 
 /** The stack as `cdk synth` builds it, bundling skipped, for the IAM tests. */

@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 
-// The workflows function's queue, which test/unit/env.ts does not set (as in test/unit/shared/workflows).
+// The workflows function's queue, which test/support/unit-env.ts does not set (as in test/unit/shared/workflows).
 process.env.WORKFLOW_QUEUE_URL = 'http://localhost:9324/000000000000/workflows-test';
 process.env.WORKFLOW_QUEUE_ARN = 'arn:aws:sqs:us-east-1:000000000000:workflows-test';
 const admitRequest = jest.fn(async () => undefined);

@@ -2,7 +2,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { createAuthorizer, roleSessionArn, type Authorizer } from '../../../../../infra/local/iam/evaluate';
 import { collectPolicies, type CfnTemplate, type StackPolicies } from '../../../../../infra/local/iam/policies';
 import { authorizationRequests, type AuthorizationRequest } from '../../../../../infra/local/iam/requests';
-import { idAt } from '../../../../infra/template';
+import { idAt } from '../../../../support/infra-template';
 import { ACCOUNT, API_ID, AUTHORIZER_ID, CONFIGURATION_SET, functionArn, REGION, STREAM_ARN, TABLE_ARN } from '../../../../support/local-iam-fixture';
 import { queueOf, roleOf, synthesize } from '../../../../support/local-iam-template';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, integerEnv, optionalEnv, requiredEnv } from '../../../shared/config/env';
-import { variables } from '../../../shared/config/variables';
+import { ConfigError, integerEnv, optionalEnv, requiredEnv } from '../../../../shared/config/env';
+import { variables } from '../../../../shared/config/variables';
 
 /** Tests run from the repository root (jest's rootDir). */
 const root = path.resolve('.');

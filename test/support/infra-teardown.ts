@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { STACK_TEMPLATE_VARIABLE } from './global-setup';
+import { STACK_TEMPLATE_VARIABLE } from './infra-setup';
 
 export default function globalTeardown() {
   const file = process.env[STACK_TEMPLATE_VARIABLE];

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { assertionContext } from './context';
-import { STACK_TEMPLATE_VARIABLE } from './global-setup';
+import { assertionContext } from './infra-context';
+import { STACK_TEMPLATE_VARIABLE } from './infra-setup';
 
 /** A resource of a synthesized template, as the assertion tests read it. */
 export type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; Metadata?: Record<string, any> };
 
 let stack: Template | undefined;
 /**
- * The stack as cdk.json's context makes it, synthesized once per run (test/infra/global-setup.ts).
+ * The stack as cdk.json's context makes it, synthesized once per run (test/support/infra-setup.ts).
  * Tests of other context values, props or the construct tree itself synthesize their own.
  */
 export function stackTemplate(): Template {
