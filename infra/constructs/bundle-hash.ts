@@ -8,7 +8,7 @@ import { buildSync, version as esbuildVersion } from 'esbuild';
  * for the entry (one dependency scan of all functions/<group>/handler.ts per synth), the bundling
  * options and esbuild's version. CDK skips bundling an asset whose folder already exists in the
  * cloud assembly (asset.<hash>), so an unchanged function is not bundled again — which is what
- * lets the local stack synthesize on every start and after every edit (infra/local/synth.ts).
+ * lets the local stack synthesize on every start and after every edit (infra/local/template/synth.ts).
  * The default for NodejsFunction (the hash of its output) can only be known after bundling.
  */
 export function bundleAssetHash(projectRoot: string, entry: string, options: unknown, extraFiles: readonly string[]): string {

@@ -127,7 +127,7 @@ export function addApi(stack: Stack, resources: SharedResources, { routes, rateL
       allowOrigins: Cors.ALL_ORIGINS,
       allowHeaders: CORS_ALLOW_HEADERS,
       allowMethods: [...methods, 'OPTIONS'],
-      maxAge: Duration.minutes(10), // as infra/local/gateway.ts answers preflight
+      maxAge: Duration.minutes(10), // as infra/local/emulators/api-gateway.ts answers preflight
     });
   }
 

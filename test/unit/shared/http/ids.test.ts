@@ -69,7 +69,7 @@ const sessionOnly = (route: (typeof idRoutes)[number]) => route.keys.length === 
 describe('every route with an {id}', () => {
   it.each(idRoutes.filter((route) => !sessionOnly(route)).map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers an over-long id with 404 before touching the table', async (_key, route) => {
     // Prepare
-    const { handler } = (await import(`../../../functions/${route.group}/handler`)) as { handler: Handler };
+    const { handler } = (await import(`../../../../functions/${route.group}/handler`)) as { handler: Handler };
     // Act
     const response = await handler(event(route.method, route.path, 'A'.repeat(2000)), {} as Context);
     // Assess
@@ -82,7 +82,7 @@ describe('every route with an {id}', () => {
 
   it.each(idRoutes.filter(sessionOnly).map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers an API key with 403 whatever the id, before touching the table', async (_key, route) => {
     // Prepare
-    const { handler } = (await import(`../../../functions/${route.group}/handler`)) as { handler: Handler };
+    const { handler } = (await import(`../../../../functions/${route.group}/handler`)) as { handler: Handler };
     // Act
     const response = await handler(event(route.method, route.path, 'A'.repeat(2000)), {} as Context);
     // Assess
