@@ -1,3 +1,5 @@
+import type { EmailRecord } from '../../shared/emails/emails';
+
 /** A stored campaign item (as DynamoDB holds it) of project P1 that has started sending; tests override what they are about. */
 export const P = 'P1';
 export const C = '01HZY3K8Q2V9J6M4T7W5X0C1AB';
@@ -25,5 +27,25 @@ export const startedCampaignItem = (overrides: Record<string, unknown>) => ({
   pauseReason: null,
   createdAt: '2026-11-23T08:00:00.000Z',
   updatedAt: '2026-11-23T09:00:00.000Z',
+  ...overrides,
+});
+
+/** One recipient's email record of that campaign; tests override its status and what they are about. */
+export const campaignEmailRecord = (overrides: Partial<EmailRecord>): EmailRecord => ({
+  id: 'E1',
+  projectId: P,
+  contactId: 'K1',
+  to: { email: 'jane@example.com' },
+  from: { email: 'news@acme.test' },
+  replyTo: [],
+  subject: 'November',
+  html: '<p>Hi</p>',
+  headers: [],
+  attachments: [],
+  source: { type: 'campaign', id: C },
+  marketing: true,
+  status: 'SENT',
+  createdAt: '2026-11-23T10:00:00.000Z',
+  updatedAt: '2026-11-23T10:00:01.000Z',
   ...overrides,
 });

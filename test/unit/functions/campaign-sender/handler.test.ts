@@ -5,7 +5,7 @@ import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../../functions/campaign-sender/handler';
-import type { EmailRecord } from '../../../../shared/emails/emails';
+import { C, campaignEmailRecord, campaignKey, P } from '../../../support/campaign-fixtures';
 import { recentQueuedMailFate, resetRecentFates } from '../../../../shared/campaigns/progress';
 import { resetPacerMemory } from '../../../../shared/sending/pacer';
 
@@ -13,29 +13,9 @@ const ddb = mockClient(DynamoDBDocumentClient);
 const ses = mockClient(SESv2Client);
 const sqs = mockClient(SQSClient);
 
-const P = 'P1';
-const C = '01HZY3K8Q2V9J6M4T7W5X0C1AB';
-const campaignKey = { PK: `PROJECT#${P}`, SK: `CAMPAIGN#${C}` };
 const emailKey = { PK: `PROJECT#${P}`, SK: 'EMAIL#E1' };
 
-const email: EmailRecord = {
-  id: 'E1',
-  projectId: P,
-  contactId: 'K1',
-  to: { email: 'jane@example.com' },
-  from: { email: 'news@acme.test' },
-  replyTo: [],
-  subject: 'November',
-  html: '<p>Hi</p>',
-  headers: [],
-  attachments: [],
-  source: { type: 'campaign', id: C },
-  marketing: true,
-  status: 'SENDING',
-  createdAt: '2026-11-23T10:00:00.000Z',
-  updatedAt: '2026-11-23T10:00:01.000Z',
-  leaseUntil: 1_795_000_000_000,
-};
+const email = campaignEmailRecord({ status: 'SENDING', leaseUntil: 1_795_000_000_000 });
 
 const event: SQSEvent = {
   Records: [

@@ -2,30 +2,11 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { mockClient } from 'aws-sdk-client-mock';
 import { campaignOutcomeListener } from '../../../../shared/campaigns/outcome-listener';
 import type { Outcome } from '../../../../shared/delivery/outcomes';
-import type { EmailRecord } from '../../../../shared/emails/emails';
+import { C, campaignEmailRecord, campaignKey, statsKey } from '../../../support/campaign-fixtures';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
-const C = '01HZY3K8Q2V9J6M4T7W5X0C1AB';
-const campaignKey = { PK: 'PROJECT#P1', SK: `CAMPAIGN#${C}` };
-const statsKey = { PK: 'PROJECT#P1', SK: `STATS#campaign#${C}` };
-const campaignEmail: EmailRecord = {
-  id: 'E1',
-  projectId: 'P1',
-  contactId: 'K1',
-  to: { email: 'jane@example.com' },
-  from: { email: 'news@acme.test' },
-  replyTo: [],
-  subject: 'November',
-  html: '<p>Hi</p>',
-  headers: [],
-  attachments: [],
-  source: { type: 'campaign', id: C },
-  marketing: true,
-  status: 'SENT',
-  createdAt: '2026-11-23T10:00:00.000Z',
-  updatedAt: '2026-11-23T10:00:01.000Z',
-};
+const campaignEmail = campaignEmailRecord({});
 const outcome = (fields: Partial<Outcome>): Outcome => ({ email: campaignEmail, events: [], metrics: [], daily: [], ...fields });
 
 /** Every DynamoDB call the listener made, in order, as command and key. */
