@@ -92,6 +92,8 @@ describe('the dashboard Segments pages in a browser', () => {
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     const members = page.getByRole('table', { name: 'Segment members' });
     await members.getByRole('row').filter({ hasText: people.proSignedUpUnsubscribed }).waitFor();
+    // Tracked: built within the request in a small project, in the background in a larger one; the page polls until READY.
+    await page.getByRole('definition').filter({ hasText: /^tracked ready$/ }).waitFor();
     const memberEmails = (await members.getByRole('link').allTextContents()).sort();
     const total = await page.getByRole('navigation', { name: 'Members pages' }).textContent();
     const id = new URL(page.url()).pathname.split('/').pop()!;
