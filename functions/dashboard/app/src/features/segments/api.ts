@@ -52,13 +52,7 @@ export function useDebounced<T>(value: T, delayMs: number): T {
   return settled;
 }
 
-export interface SegmentPreview {
-  memberCount: number;
-  subscribedCount: number;
-  sample: { id: string; email: string; subscribed: boolean }[];
-}
-
-const previewSegment = (filters: ApiFilter) => unwrap<SegmentPreview>(api.POST('/segments/preview' as never, { body: { filters } } as never) as never);
+const previewSegment = (filters: ApiFilter) => unwrap(api.POST('/segments/preview', { body: { filters } }));
 
 /**
  * The counts of the filters being built (POST /segments/preview: nothing is saved), asked
