@@ -8,6 +8,7 @@ const links = [
   ['/contacts', 'Contacts'],
   ['/emails', 'Emails'],
   ['/events', 'Events'],
+  ['/segments', 'Segments'],
   ['/domains', 'Domains'],
   ['/settings', 'Settings'],
 ] as const;

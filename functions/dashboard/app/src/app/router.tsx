@@ -13,6 +13,9 @@ import { EmailPage } from '../features/emails/email-page';
 import { EmailsPage } from '../features/emails/emails-page';
 import { EventsPage } from '../features/events/events-page';
 import { OverviewPage } from '../features/overview/overview-page';
+import { EditSegmentPage, NewSegmentPage } from '../features/segments/segment-editor';
+import { SegmentPage } from '../features/segments/segment-page';
+import { SegmentsPage } from '../features/segments/segments-page';
 import { SettingsPage } from '../features/settings/settings-page';
 import { Layout } from './layout';
 
@@ -59,6 +62,10 @@ export const router = createBrowserRouter(
             { path: 'emails', element: <EmailsPage /> },
             { path: 'emails/:id', element: <EmailPage /> },
             { path: 'events', element: <EventsPage /> },
+            { path: 'segments', element: <SegmentsPage /> },
+            { path: 'segments/new', element: <NewSegmentPage /> },
+            { path: 'segments/:id', element: <SegmentPage /> },
+            { path: 'segments/:id/edit', element: <EditSegmentPage /> },
             { path: 'domains', element: <DomainsPage /> },
             { path: 'settings', element: <SettingsPage /> },
             { path: '*', element: <NotFound /> },
