@@ -18,6 +18,7 @@ import { pointQueuesAtStack, pointServiceAtStack } from './dynamo';
 import { stackStatus, waitUntilStackIdle } from './stack';
 import { describeError } from './measure';
 import { format, heading, printTable, type BenchContext, type Section, type SectionReport } from './report';
+import { SECTIONS } from './sections';
 
 /** High enough that the bench never meets the per-project rate limit (1000/min by default). */
 const RATE_LIMIT_PER_MINUTE = 100_000_000;
@@ -39,22 +40,6 @@ function positiveIntegerEnv(name: string, fallback: number, min = 1): number {
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
   return value;
 }
-
-/**
- * Every section by its BENCH_SECTIONS name, in running order. Each is imported only when selected,
- * and after the environment points at the stack: see pointServiceAtStack.
- */
-const SECTIONS: Record<string, () => Promise<Section>> = {
-  contacts: async () => (await import('./contacts')).contactsSection,
-  // Sending before tracking: its throughput run leaves a backlog, which it drains before returning.
-  sending: async () => (await import('./sending')).sendingSection,
-  tracking: async () => (await import('./tracking')).trackingSection,
-  segments: async () => (await import('./segments')).segmentsSection,
-  imports: async () => (await import('./imports')).importsSection,
-  workflows: async () => (await import('./workflows')).workflowsSection,
-  webhooks: async () => (await import('./webhooks')).webhooksSection,
-  campaigns: async () => (await import('./campaigns')).campaignsSection,
-};
 
 /** BENCH_SECTIONS, checked before the stack starts so that a typo costs nothing. */
 function selectedSections(): string[] {
