@@ -30,8 +30,9 @@ import { sendingKeys } from './keys';
  * Transactional precedence, by design (README "Campaigns"): the two lanes share the one tat and
  * run in different functions. The transactional lane (/v1/send, workflows) reserves at
  * max(tat, now) as above. The campaign lane may reserve a run only if the run's last slot lies
- * within one interval of now (the increment's condition says so, `tat <= :latest`), and
- * otherwise waits. So the slots promised to campaign mail never reach more than two intervals
+ * within one interval of now (the increment's condition says so, `tat <= :latest`; "now" less
+ * the instance's last round trip to the item, since a transactional write that left first may
+ * land after the campaign's), and otherwise waits. So the slots promised to campaign mail never reach more than two intervals
  * past now (its last slot, plus that slot's interval), and a transactional send arriving beside
  * the largest campaign backlog gets a slot at most two intervals away: at 10/s, 206 ms. Within an
  * instance, waiting transactional callers are served first.
@@ -42,6 +43,11 @@ const MAX_ATTEMPTS = 50;
 const MAX_SLOTS_PER_WRITE = 10;
 /** How often, at most, a waiting campaign reservation looks again (and yields to transactional callers). */
 const LEAD_POLL_MS = 20;
+/**
+ * How long a pacer seen busy is still taken for busy when this instance's tat has passed: others
+ * (a campaign) are likely still reserving, and the increment, not a restart, is the one write.
+ */
+const BUSY_MEMORY_MS = 1000;
 
 export type SendLane = 'transactional' | 'campaign';
 
@@ -115,6 +121,10 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  */
 export class SendPacer {
   private lastSeenTat: number | undefined;
+  /** Until when a tat passed by is still taken for a busy pacer (BUSY_MEMORY_MS after it was last seen busy). */
+  private busyUntil = -Infinity;
+  /** This instance's latest pacer round trip (ms): how much later than its clock says a write may land. */
+  private roundTripMs = 0;
   private readonly waiting: Record<SendLane, Waiter[]> = { transactional: [], campaign: [] };
   private draining = false;
   private readonly clock: () => number;
@@ -138,6 +148,7 @@ export class SendPacer {
   /** Forget the tat this instance last saw and its waiting callers (tests). */
   reset(): void {
     this.lastSeenTat = undefined;
+    this.busyUntil = -Infinity;
     this.waiting.transactional.length = 0;
     this.waiting.campaign.length = 0;
   }
@@ -176,14 +187,15 @@ export class SendPacer {
   private async reserve(lane: SendLane, wanted: number, interval: number): Promise<{ first: number; count: number } | undefined> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
       const now = this.clock();
-      const busy = this.lastSeenTat !== undefined && this.lastSeenTat >= now;
-      const first = busy ? this.lastSeenTat! : now;
+      const ahead = this.lastSeenTat !== undefined && this.lastSeenTat >= now;
+      const busy = ahead || now < this.busyUntil;
+      const first = ahead ? this.lastSeenTat! : now;
       let count = wanted;
       if (lane === 'campaign') {
-        count = campaignRunLength(first, now, interval, wanted);
+        count = campaignRunLength(first, now - this.roundTripMs, interval, wanted);
         if (count === 0) {
           if (this.waiting.transactional.length > 0) return undefined;
-          await this.sleep(Math.max(1, Math.min(LEAD_POLL_MS, first - interval - now)));
+          await this.sleep(Math.max(1, Math.min(LEAD_POLL_MS, first - interval - (now - this.roundTripMs))));
           continue;
         }
       }
@@ -191,24 +203,31 @@ export class SendPacer {
       const runMs = count * interval;
       try {
         if (busy) {
-          // The run may start anywhere from now to `latest` (campaign): its last slot within one interval of now.
-          const latest = lane === 'campaign' ? now + (2 - count) * interval + EPSILON_MS : undefined;
+          // The run may start anywhere from now to `latest` (campaign): its last slot within one
+          // interval of now, less a round trip — a transactional write that left before this one
+          // may land after it.
+          const latest = lane === 'campaign' ? now + (2 - count) * interval - this.roundTripMs + EPSILON_MS : undefined;
           const { Attributes } = await documentClient.send(new UpdateCommand(pacerIncrementInput(runMs, now, latest)));
+          this.roundTripMs = this.clock() - now;
           // Without the returned item (a stub), the run is where this instance believed tat to be.
           const next = storedTat(Attributes) ?? first + runMs;
           this.lastSeenTat = next;
+          this.busyUntil = now + BUSY_MEMORY_MS;
           return { first: next - runMs, count };
         }
         await documentClient.send(new UpdateCommand(pacerRestartInput(runMs, now)));
+        this.roundTripMs = this.clock() - now;
         this.lastSeenTat = now + runMs;
         return { first: now, count };
       } catch (error) {
         if (!(error instanceof ConditionalCheckFailedException) && (error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        this.roundTripMs = this.clock() - now;
         const item = (error as ConditionalCheckFailedException).Item;
         this.lastSeenTat = item ? storedTat(item) : await readTat();
+        this.busyUntil = this.lastSeenTat !== undefined && this.lastSeenTat >= now ? now + BUSY_MEMORY_MS : -Infinity;
         // Campaign mail that found the pacer past its bound waits its turn: that is no contention.
         const seen = Math.max(this.lastSeenTat ?? 0, now);
-        if (lane === 'campaign' && campaignRunLength(seen, now, interval, wanted) === 0) attempt--;
+        if (lane === 'campaign' && campaignRunLength(seen, now - this.roundTripMs, interval, wanted) === 0) attempt--;
       }
     }
     throw new Error(`The send pacer stayed contended for ${MAX_ATTEMPTS} attempts`);
