@@ -27,7 +27,7 @@ import { startIamProxy } from './iam/proxy';
 import type { IamService } from './iam/requests';
 import { startStreamPoller, streamMappings } from './lambda/event-sources/dynamodb-streams';
 import { sqsMappings, startSqsMapping } from './lambda/event-sources/sqs-queues';
-import { localFunctions } from './lambda/functions';
+import { localFunctions, writeFunctionEnvironments } from './lambda/functions';
 import { lambdaInvokeApi } from './lambda/invoke-api';
 import { lambdaPermissions } from './lambda/permissions';
 import { FunctionRunner, type LocalFunction } from './lambda/runner';
@@ -92,6 +92,8 @@ async function main() {
 
   const logs = functionLogs(settings);
   const functions = localFunctions(assembly, resources.resolve, endpoints);
+  // For the benches, which run some functions' code in their own process (infra/local/lambda/functions.ts).
+  writeFunctionEnvironments(settings.dataDir, assembly, resources.resolve);
   const sqs = sqsMappings(assembly.template, resources.resolve, resources.queueUrlByArn);
   const streams = streamMappings(assembly.template, resources.resolve, resources.queueUrlByArn);
   const runners = new Map<string, FunctionRunner>();
@@ -229,7 +231,9 @@ async function reloadFunctions(changedFiles: string[], settings: LocalSettings, 
     // The dashboard function bundles the app's build: build it first when its sources changed.
     if (changedFiles.some((file) => file.startsWith(path.join('functions', 'dashboard', 'app')))) await buildDashboard();
     const synth = await synthesize(assemblyDir, localContext(settings));
-    const functions = localFunctions(readCloudAssembly(synth.directory), resources.resolve, endpoints);
+    const assembly = readCloudAssembly(synth.directory);
+    const functions = localFunctions(assembly, resources.resolve, endpoints);
+    writeFunctionEnvironments(settings.dataDir, assembly, resources.resolve);
     const rebuilt: string[] = [];
     for (const [logicalId, spec] of functions) {
       const runner = runners.get(logicalId);

@@ -2,34 +2,54 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { dlqName, queues } from '../../infra/queues';
+import { readFunctionEnvironments } from '../../infra/local/lambda/functions';
 import { localAwsEnvironment, localSettings } from '../../infra/local/settings';
 import type { LocalStack } from '../support/local-stack';
 
 export const TABLE_NAME = 'mailwright';
 
 /**
- * Points this process at the stack exactly as the stack points its functions (same variables,
- * derived by the same function), so the service modules imported afterwards behave as they do in
- * the gateway. Must run BEFORE any import of shared/: they read the environment at import time
- * (TABLE_NAME, RATE_LIMIT_PER_MINUTE, the SDK endpoint).
+ * Points this process at the stack the way the stack points its functions, so the service modules
+ * imported afterwards behave as they do in the gateway: every variable the template gives any
+ * function, resolved by the stack itself (infra/local/lambda/functions.ts leaves them in its data
+ * folder: table, secrets, settings…) — the bench runs several functions' code in one process, and
+ * the registry (shared/config/variables.ts) names each variable once, with one meaning — then the
+ * operator environment of infra/local/settings.ts (the emulators directly, as an administrator)
+ * and the bench's own settings. Must run BEFORE any import of shared/: they read the environment
+ * at import time (TABLE_NAME, ACCESS_TOKEN_SECRET, RATE_LIMIT_PER_MINUTE, the SDK endpoint).
  */
 export function pointServiceAtStack(stack: LocalStack, rateLimitPerMinute: number) {
+  // The stack's ports first: the operator environment is derived from them.
   Object.assign(process.env, stack.env);
-  Object.assign(process.env, localAwsEnvironment(localSettings()), {
-    RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
-  });
+  Object.assign(process.env, benchEnvironment(readFunctionEnvironments(stack.dataDir), rateLimitPerMinute));
   if (process.env.AWS_ENDPOINT_URL_DYNAMODB !== stack.dynamoDbEndpoint || process.env.TABLE_NAME !== TABLE_NAME) {
     throw new Error(`The bench environment does not point at the stack (${process.env.AWS_ENDPOINT_URL_DYNAMODB}, table ${process.env.TABLE_NAME})`);
   }
 }
 
+/** Flags for a function's runtime, not for a process that spawns workers of its own. */
+const NOT_FOR_THE_BENCH = new Set(['NODE_OPTIONS']);
+
+/** The bench process's environment, from the functions' template environments (by function name). */
+export function benchEnvironment(functionEnvironments: Record<string, Record<string, string>>, rateLimitPerMinute: number): Record<string, string> {
+  const templateVariables: Record<string, string> = {};
+  for (const variables of Object.values(functionEnvironments)) {
+    for (const [name, value] of Object.entries(variables)) if (!NOT_FOR_THE_BENCH.has(name)) templateVariables[name] ??= value;
+  }
+  return {
+    ...templateVariables,
+    ...localAwsEnvironment(localSettings()),
+    RATE_LIMIT_PER_MINUTE: String(rateLimitPerMinute),
+    POWERTOOLS_SERVICE_NAME: 'mailwright-bench',
+    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+  };
+}
+
 /**
- * Sets the queue URLs the stack created (SEND_QUEUE_URL, SEND_DLQ_URL…: the variables the local
- * stack gives its functions) in this process, so that service modules that read them at import
- * (shared/sending/send-queue.ts, via functions/public/handler.ts) can be imported and invoked here.
- * Like pointServiceAtStack, it must run before those imports.
+ * Sets the queue URLs the stack created (SEND_QUEUE_URL, SEND_DLQ_URL…) in this process as the
+ * emulator's own: the template's name the IAM front, which admits only the functions' roles, and
+ * this process acts as an administrator. After pointServiceAtStack, before the service's imports.
  */
 export async function pointQueuesAtStack(stack: LocalStack) {
   const sqs = new SQSClient({ endpoint: stack.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });

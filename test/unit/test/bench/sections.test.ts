@@ -1,0 +1,41 @@
+import { variables } from '../../../../shared/config/variables';
+import { benchEnvironment } from '../../../bench/dynamo';
+import { SECTIONS } from '../../../bench/sections';
+
+/**
+ * Every bench section loads as `npm run bench` loads it (test/bench/run.ts): the environment set by
+ * benchEnvironment from the functions' template environments, then the section's module imported
+ * through SECTIONS. A service module that starts to read a variable at import, or a section that
+ * no longer resolves its imports, fails here rather than in a bench run an hour later.
+ *
+ * The functions' environments are the unit tests' configuration of a function (test/support/unit-env.ts):
+ * every registry variable is removed from this process first, so only what benchEnvironment passes on is there.
+ */
+const registryNames = Object.values(variables).map((variable) => variable.name);
+const functionEnvironment = Object.fromEntries(registryNames.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
+
+describe('the bench sections', () => {
+  beforeAll(() => {
+    // Prepare: only the bench's own environment.
+    for (const name of registryNames) delete process.env[name];
+    Object.assign(process.env, benchEnvironment({ 'mailwright-Sender': { ...functionEnvironment, NODE_OPTIONS: '--enable-source-maps' } }, 1000));
+  });
+
+  it.each(Object.keys(SECTIONS))('%s loads', async (name) => {
+    // Act
+    const section = await SECTIONS[name]!();
+
+    // Assess
+    expect(section.title).toEqual(expect.any(String));
+    expect(section.run).toEqual(expect.any(Function));
+  });
+
+  it('passes the template variables on, and points the SDK at the emulators as an administrator', () => {
+    // Assess
+    expect(process.env.ACCESS_TOKEN_SECRET).toBe(functionEnvironment.ACCESS_TOKEN_SECRET);
+    expect(process.env.RATE_LIMIT_PER_MINUTE).toBe('1000');
+    expect(process.env.TABLE_NAME).toBe('mailwright');
+    expect(process.env.AWS_ENDPOINT_URL_DYNAMODB).toBe('http://127.0.0.1:8000');
+    expect(process.env.NODE_OPTIONS).not.toBe('--enable-source-maps');
+  });
+});
