@@ -35,7 +35,13 @@ describe("SES's mailbox simulator", () => {
     const to = address('success');
     const emailId = await send(to);
     await settledAs(emailId, 'DELIVERED');
-    expect((await eventsOf(to)).map((event) => event.name).sort()).toEqual(['email.delivered', 'email.sent']);
+    // The status moves before ses-events writes the event: wait for it.
+    const names = await until(async () => {
+      const found = (await eventsOf(to)).map((event) => event.name);
+      return found.includes('email.delivered') ? found : undefined;
+    });
+    expect(names).toEqual(expect.arrayContaining(['email.sent', 'email.delivered']));
+    expect(names).not.toContain('email.bounced');
   });
 
   it('bounce@ ends BOUNCED (Permanent, General) and suppressed', async () => {
