@@ -109,7 +109,7 @@ Automations: when a contact triggers an event, is created, or enters or leaves a
 
 **Reentry.** With \`allowReentry: false\` a contact enters once, ever; with \`true\` again once its previous execution has ended (never two at once).
 
-**Versions.** A change of \`trigger\`, \`steps\` or \`allowReentry\` is a new \`version\`; every execution keeps the version it started on (\`workflowVersion\`). \`enabled: false\` stops new entries (running executions go on); deleting the workflow cancels its running and waiting ones (\`CANCELLED\`, \`WORKFLOW_DELETED\`).
+**Versions.** A change of \`trigger\`, \`steps\` or \`allowReentry\` is a new \`version\`; every execution keeps the version it started on (\`workflowVersion\`). \`enabled: false\` stops new entries (running executions go on; what happened while a workflow was disabled, or before it was created, never starts it, even when read after it is enabled); deleting the workflow cancels its running and waiting ones (\`CANCELLED\`, \`WORKFLOW_DELETED\`).
 
 **Executions** move \`RUNNING\`, \`WAITING\` (in a DELAY or WAIT_FOR_EVENT), then end \`COMPLETED\`, \`EXITED\` (\`EXIT_STEP\`, \`WAIT_TIMED_OUT\`, \`CONTACT_DELETED\`), \`FAILED\` (\`exitReason\` says which step and why) or \`CANCELLED\`; each step shows its status, outcome, error, \`waitUntil\` and \`emailId\`. A failing step is retried after 2, 4, 8 and 16 s (the last error and attempt count show on the step); the 5th failure — or at once one that cannot heal, such as a deleted template or an unverified from domain — ends the execution FAILED. A repeated trigger or step never runs twice. \`workflow.execution.completed\` and \`workflow.execution.failed\` are notifications for webhooks.
 
