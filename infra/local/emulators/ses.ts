@@ -220,8 +220,23 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** A request of the front's own to the emulator, which wants some credential (any will do). */
 const post = (port: number, path: string, body: Buffer) =>
-  send({ host: '127.0.0.1', port, method: 'POST', path, headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': String(body.length) } }, body);
+  send(
+    {
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path,
+      headers: {
+        host: `127.0.0.1:${port}`,
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        authorization: 'AWS4-HMAC-SHA256 Credential=LOCAL/20260101/us-east-1/ses/aws4_request, SignedHeaders=host, Signature=0',
+      },
+    },
+    body,
+  );
 
 const forward = (req: IncomingMessage, body: Buffer, port: number) =>
   send({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } }, body);
