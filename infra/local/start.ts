@@ -39,7 +39,18 @@ import { synthesize } from './template/synth';
 import { watchSources } from './watch';
 
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-const stops: Stop[] = [];
+/**
+ * What Ctrl-C stops, by layer, each layer once the one above it has stopped: first what makes
+ * requests (the API, the event sources, schedules, the functions), then the IAM fronts they
+ * called through, then the emulators behind those, then the logs. A front that outlived its
+ * emulator, or an emulator stopped under a long poll, answered in-flight calls with "socket hang
+ * up"; so a clean stop is quiet.
+ */
+const layers = { logs: 0, emulators: 1, fronts: 2, callers: 3 } as const;
+const stopsByLayer: Stop[][] = [[], [], [], []];
+const stops = {
+  push: (stop: Stop, layer: keyof typeof layers = 'callers') => void stopsByLayer[layers[layer]]!.push(stop),
+};
 let stopping = false;
 
 /** Environments a function invoked synchronously (API, authorizer, rules) may run at once, locally. */
@@ -77,7 +88,7 @@ async function main() {
     }),
     startS3(ports.S3_PORT, path.join(settings.dataDir, 's3')),
   ]);
-  for (const result of results.slice(1)) if (result.status === 'fulfilled') stops.push(result.value as Stop);
+  for (const result of results.slice(1)) if (result.status === 'fulfilled') stops.push(result.value as Stop, 'emulators');
   const failure = results.find((result) => result.status === 'rejected');
   if (failure) throw (failure as PromiseRejectedResult).reason;
   const synth = (results[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof synthesize>>>).value;
@@ -172,8 +183,9 @@ async function startIamFronts(assembly: CloudAssembly, resources: LocalResources
   const targets = { dynamodb: ports.DYNAMODB_PORT, sqs: ports.SQS_PORT, s3: ports.S3_PORT, ses: ports.SES_PORT, scheduler: ports.SCHEDULER_PORT } as const;
   const fronts = await Promise.all(
     (Object.entries(targets) as [IamService, number][]).map(async ([service, port]) => {
-      const front = await startIamProxy({ service, target: `http://127.0.0.1:${port}`, principals, authorizer, region: REGION, account: ACCOUNT, log: (message) => console.error(message) });
-      stops.push(() => front.stop());
+      // A call the stop cuts off (a function's, a poller's) is no failure to report.
+      const front = await startIamProxy({ service, target: `http://127.0.0.1:${port}`, principals, authorizer, region: REGION, account: ACCOUNT, log: (message) => stopping || console.error(message) });
+      stops.push(() => front.stop(), 'fronts');
       return [service, front.url] as const;
     }),
   );
@@ -210,7 +222,7 @@ function functionLogs(settings: LocalSettings) {
   mkdirSync(dir, { recursive: true });
   const streams = new Map<string, WriteStream>();
   const fileOf = (name: string) => path.join(dir, `${name}.log`);
-  stops.push(async () => streams.forEach((stream) => stream.end()));
+  stops.push(async () => streams.forEach((stream) => stream.end()), 'logs');
   return {
     where: toConsole ? 'the console (LOCAL_FUNCTION_LOGS=console)' : dir,
     fileOf: (name: string) => (toConsole ? '' : path.relative(process.cwd(), fileOf(name))),
@@ -293,7 +305,7 @@ function listen(server: Server, port: number): Promise<void> {
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
-  await Promise.allSettled(stops.reverse().map((stop) => stop()));
+  for (const layer of [...stopsByLayer].reverse()) await Promise.allSettled(layer.map((stop) => stop()));
   process.exit(code);
 }
 

@@ -6,18 +6,19 @@ export const unsubscribeOperations: Record<string, OperationDoc> = {
     operationId: 'openUnsubscribeLink',
     tag: 'Unsubscribe',
     summary: 'Unsubscribe link (browser)',
-    description: 'The link in marketing email: unsubscribes the contact and answers a page with a re-subscribe button. The signed token is the credential.',
-    success: { status: 200, description: 'The unsubscribed page', mediaType: 'text/html', schema: { type: 'string' } },
+    description:
+      'The link in marketing email (`{{unsubscribeUrl}}`, and the `List-Unsubscribe` header): answers a page with one **Unsubscribe** button (focused) and changes nothing, so a link scanner in a mail gateway that prefetches the link unsubscribes no one. The button POSTs to the same URL. The signed token is the credential.',
+    success: { status: 200, description: 'The page asking to confirm', mediaType: 'text/html', schema: { type: 'string' } },
     rawResponses: [{ status: 400, description: 'The link is not valid', mediaType: 'text/html' }],
   },
   'POST /unsubscribe/{token}': {
     operationId: 'oneClickUnsubscribe',
     tag: 'Unsubscribe',
-    summary: 'One-click unsubscribe (RFC 8058)',
+    summary: 'Unsubscribe (the page\'s button, or RFC 8058 one-click)',
     description:
-      'What mail clients POST for `List-Unsubscribe-Post` (RFC 8058): unsubscribes the contact and answers 200 to any body (providers post `List-Unsubscribe=One-Click` form-encoded).',
-    success: { status: 200, description: 'Unsubscribed', mediaType: 'text/plain', schema: { type: 'string' } },
-    rawResponses: [{ status: 400, description: 'The link is not valid', mediaType: 'text/plain' }],
+      'Unsubscribes the contact (`contact.unsubscribed`, counted in the campaign whose mail carried the link; again: no change). Mail clients POST here for `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058) with the form-encoded body `List-Unsubscribe=One-Click`: the answer is `text/plain`. Any other body (the page\'s button) answers the unsubscribed page, with a re-subscribe button.',
+    success: { status: 200, description: 'Unsubscribed: text/plain for one-click, else the unsubscribed page (text/html)', mediaType: 'text/plain', schema: { type: 'string' } },
+    rawResponses: [{ status: 400, description: 'The link is not valid (text/plain for one-click, else text/html)', mediaType: 'text/plain' }],
   },
   'POST /unsubscribe/{token}/resubscribe': {
     operationId: 'resubscribe',

@@ -7,8 +7,18 @@ import { verifyUnsubscribeToken, type UnsubscribeSubject } from './token';
 
 export type UnsubscribeOutcome = 'invalid' | 'done';
 
+/** Whether a link's token is one this service signed (GET shows its page; it changes nothing). */
+export const isValidLink = (token: string): boolean => verifyUnsubscribeToken(token) !== undefined;
+
 /**
- * One-click unsubscribe (POST, RFC 8058) and the page's link (GET): the contact of a valid token
+ * Whether a POST is RFC 8058's one-click (`List-Unsubscribe=One-Click`, form-encoded, what mail
+ * clients send for List-Unsubscribe-Post) rather than the page's form.
+ */
+export const isOneClick = (body: Buffer | undefined): boolean =>
+  body !== undefined && new URLSearchParams(body.toString('utf8')).get('List-Unsubscribe') === 'One-Click';
+
+/**
+ * One-click unsubscribe (POST, RFC 8058) and the page's button (POST): the contact of a valid token
  * becomes unsubscribed, with `contact.unsubscribed` (carrying the campaign) and the campaign's
  * `unsubscribed` count. The event is written first, with an id derived from the contact's state,
  * so a retry after a failure records it once and still unsubscribes; an unsubscribed or deleted

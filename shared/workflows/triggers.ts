@@ -61,11 +61,11 @@ export function occurrenceOf(change: Pick<StreamChange, 'eventName' | 'keys' | '
 }
 
 /** The enabled workflows a trigger starts: one GetItem of its index item. */
-export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind, target: string): Promise<{ workflowId: string; version: number; allowReentry: boolean }[]> {
+export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind, target: string): Promise<{ workflowId: string; version: number; allowReentry: boolean; since?: number }[]> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.trigger(projectId, kind, target), ConsistentRead: true }));
   return Object.entries(Item ?? {})
     .filter(([name]) => name.startsWith(workflowKeys.triggerEntryPrefix))
-    .map(([name, entry]) => ({ workflowId: name.slice(workflowKeys.triggerEntryPrefix.length), ...(entry as { version: number; allowReentry: boolean }) }));
+    .map(([name, entry]) => ({ workflowId: name.slice(workflowKeys.triggerEntryPrefix.length), ...(entry as { version: number; allowReentry: boolean; since?: number }) }));
 }
 
 /**
@@ -88,6 +88,8 @@ export async function startExecutions(occurrence: TriggerOccurrence): Promise<nu
   // stream's retry finds the entries held by these executions and sends their messages then).
   const firstSteps: StepMessage[] = [];
   for (const workflow of workflows) {
+    // From before the workflow was listed (enabled) under this trigger: read late, it starts nothing.
+    if (workflow.since !== undefined && occurrence.at < workflow.since) continue;
     const executionId = executionIdFor(workflow.workflowId, occurrence.seed, occurrence.at);
     const version = await readVersion(projectId, workflow.workflowId, workflow.version);
     if (!version) continue; // deleted since the index was read

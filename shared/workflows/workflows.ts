@@ -237,8 +237,11 @@ function collect(errors: FieldError[], check: () => void) {
 
 /**
  * The trigger index changes from one state of a workflow to the next (undefined: absent): it is
- * listed, with the version and reentry rule new executions use, only while enabled. One update
- * per index item (a transaction may touch an item once).
+ * listed, with the version and reentry rule new executions use, only while enabled, and `since`
+ * when it was listed there: an occurrence from before (an event tracked while the workflow was
+ * disabled or did not exist, whose trigger is read late) starts nothing. An edit of a workflow
+ * that stays listed under the same trigger keeps its `since`. One update per index item (a
+ * transaction may touch an item once).
  */
 function triggerIndexWrites(projectId: string, before: StoredWorkflow | undefined, after: StoredWorkflow | undefined): TransactItem[] {
   const writes = new Map<string, TransactItem>();
@@ -251,14 +254,23 @@ function triggerIndexWrites(projectId: string, before: StoredWorkflow | undefine
   if (after?.enabled) {
     const { kind, target } = triggerTarget(after.trigger);
     const Key = workflowKeys.trigger(projectId, kind, target);
+    const stays = writes.has(Key.SK);
     writes.set(Key.SK, {
-      Update: {
-        TableName: tableName,
-        Key,
-        UpdateExpression: 'SET #w = :entry',
-        ExpressionAttributeNames: { '#w': attribute },
-        ExpressionAttributeValues: { ':entry': { version: after.version, allowReentry: after.allowReentry } },
-      },
+      Update: stays
+        ? {
+            TableName: tableName,
+            Key,
+            UpdateExpression: 'SET #w.version = :version, #w.allowReentry = :allowReentry',
+            ExpressionAttributeNames: { '#w': attribute },
+            ExpressionAttributeValues: { ':version': after.version, ':allowReentry': after.allowReentry },
+          }
+        : {
+            TableName: tableName,
+            Key,
+            UpdateExpression: 'SET #w = :entry',
+            ExpressionAttributeNames: { '#w': attribute },
+            ExpressionAttributeValues: { ':entry': { version: after.version, allowReentry: after.allowReentry, since: Date.now() } },
+          },
     });
   }
   return [...writes.values()];

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
+import { seriousViolations } from '../support/dashboard-session';
 import { admin, api, stack, until } from '../support/api-client';
 import { storedEmails, type StoredEmail } from '../support/mail-viewer';
 
@@ -198,18 +199,27 @@ describe('campaigns', () => {
     });
     afterAll(async () => browser?.close());
 
-    it('opens the link from a mail, shows that it worked, and re-subscribes with the button', async () => {
+    it('opens the link from a mail without unsubscribing; Enter on the focused button unsubscribes; the next button re-subscribes', async () => {
       // Prepare
       const contact = contacts[7]!;
       const mail = sentMails.find((item) => item.destination.to[0]!.includes(contact.email))!;
       const page = await browser.newPage();
-      // Act
+      // Act: open (as a link scanner would), then confirm with the keyboard alone
       await page.goto(linkOf(mail));
+      const asked = await page.textContent('#status');
+      const focused = await page.evaluate('document.activeElement.id');
+      const findings = await seriousViolations(page);
+      const afterOpening = (await api('GET', `/contacts/${contact.id}`, { key })).body.data.subscribed;
+      await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
       const shown = await page.textContent('#status');
       const unsubscribed = (await api('GET', `/contacts/${contact.id}`, { key })).body.data.subscribed;
       await Promise.all([page.waitForNavigation(), page.click('#resubscribe')]);
       const after = await page.textContent('#status');
       // Assess
+      expect(asked).toContain('Unsubscribe from these emails?');
+      expect(focused).toBe('unsubscribe');
+      expect(findings).toEqual([]);
+      expect(afterOpening).toBe(true);
       expect(shown).toContain('unsubscribed');
       expect(unsubscribed).toBe(false);
       expect(after).toContain('subscribed again');

@@ -117,7 +117,11 @@ describe('events', () => {
       const read = await api('GET', `/contacts/${first.body.data.emails[0].contact.id}`);
       return read.body.data.subscribed === false ? read : undefined;
     });
-    const suppressed = await admin<{ email: string }[]>('list-suppressed', '--project', stack.projectId);
+    // The contact is unsubscribed before the suppression is written (shared/delivery/outcomes.ts): wait for that too.
+    const suppressed = await until(async () => {
+      const listed = await admin<{ email: string }[]>('list-suppressed', '--project', stack.projectId);
+      return listed.some((entry) => entry.email === to) ? listed : undefined;
+    });
     await api('POST', '/v1/send', { body: { to, from: 'hello@example.com', subject: 'Second', body: 'x' } });
     const suppressedEvent = await waitForEvent(to, 'email.suppressed');
     const viewer = (await storedEmails()).filter((email) => email.destination.to.some((address) => address.includes(to)));

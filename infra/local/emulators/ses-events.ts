@@ -30,7 +30,54 @@ const DETAIL_TYPES: Record<SimulatedType, [string, string]> = {
 
 export const simulatedTypes = Object.keys(DETAIL_TYPES) as SimulatedType[];
 
-export function sesEvent(mail: SentMail, type: SimulatedType, options: { bounceType?: string; link?: string } = {}): SesEvent {
+export interface EventOptions {
+  bounceType?: string;
+  bounceSubType?: string;
+  diagnosticCode?: string;
+  link?: string;
+}
+
+/** What SES publishes after accepting an email, in order, and whether the recipient answers with an auto-reply. */
+export interface Outcome {
+  events: { type: SimulatedType; options?: EventOptions }[];
+  autoReply: boolean;
+}
+
+const DELIVERED: Outcome = { events: [{ type: 'send' }, { type: 'delivery' }], autoReply: false };
+
+/**
+ * SES's mailbox simulator (<name>[+label]@simulator.amazonses.com), as in AWS: success@ is
+ * delivered; bounce@ bounces (Permanent, General); ooto@ is delivered and answers the sender
+ * with an out-of-office reply; complaint@ is delivered, then complains (abuse); suppressionlist@
+ * bounces as an address on the account-level suppression list (Permanent,
+ * OnAccountSuppressionList). Any other address is delivered.
+ */
+export function simulatorOutcome(recipient: string): Outcome {
+  const name = /^([a-z]+)(?:\+[^@]*)?@simulator\.amazonses\.com$/i.exec(recipient.trim())?.[1]?.toLowerCase();
+  switch (name) {
+    case 'bounce':
+      return { events: [{ type: 'send' }, { type: 'bounce', options: { bounceType: 'Permanent', bounceSubType: 'General', diagnosticCode: 'smtp; 550 5.1.1 user unknown' } }], autoReply: false };
+    case 'suppressionlist':
+      return {
+        events: [
+          { type: 'send' },
+          {
+            type: 'bounce',
+            options: { bounceType: 'Permanent', bounceSubType: 'OnAccountSuppressionList', diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.' },
+          },
+        ],
+        autoReply: false,
+      };
+    case 'complaint':
+      return { events: [...DELIVERED.events, { type: 'complaint' }], autoReply: false };
+    case 'ooto':
+      return { ...DELIVERED, autoReply: true };
+    default:
+      return DELIVERED;
+  }
+}
+
+export function sesEvent(mail: SentMail, type: SimulatedType, options: EventOptions = {}): SesEvent {
   const now = new Date().toISOString();
   const [detailType, eventType] = DETAIL_TYPES[type];
   const recipient = mail.destination[0] ?? '';
@@ -49,8 +96,8 @@ export function sesEvent(mail: SentMail, type: SimulatedType, options: { bounceT
     const bounceType = options.bounceType ?? 'Permanent';
     detail.bounce = {
       bounceType,
-      bounceSubType: bounceType === 'Permanent' ? 'General' : 'MailboxFull',
-      bouncedRecipients: [{ emailAddress: recipient, diagnosticCode: bounceType === 'Permanent' ? 'smtp; 550 5.1.1 user unknown' : 'smtp; 452 4.2.2 mailbox full' }],
+      bounceSubType: options.bounceSubType ?? (bounceType === 'Permanent' ? 'General' : 'MailboxFull'),
+      bouncedRecipients: [{ emailAddress: recipient, diagnosticCode: options.diagnosticCode ?? (bounceType === 'Permanent' ? 'smtp; 550 5.1.1 user unknown' : 'smtp; 452 4.2.2 mailbox full') }],
       timestamp: now,
     };
   }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage, type RequestOptions, type Server, type ServerResponse } from 'node:http';
 import type { SesEvent } from '../../../shared/delivery/ses-events';
 import { sesTagNames } from '../../../shared/delivery/ses-tags';
-import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './ses-events';
+import { sesEvent, simulatedTypes, simulatorOutcome, type EventOptions, type SentMail, type SimulatedType } from './ses-events';
 
 /**
  * The local SES endpoint on SES_PORT: a front for aws-ses-v2-local (which runs on an internal
@@ -16,7 +16,9 @@ import { sesEvent, simulatedTypes, type SentMail, type SimulatedType } from './s
  *   measurements; /store has only whole seconds);
  * - event publishing: every accepted email publishes SES's Send and Delivery events (the shape
  *   SES puts on EventBridge) to `publish`, which feeds the ses-events handler — like SES, after
- *   the SendEmail response (Send about 1 s later, Delivery about 1 s after that) — and
+ *   the SendEmail response (Send about 1 s later, Delivery about 1 s after that); SES's mailbox
+ *   simulator addresses publish what SES does for them (ses-events.ts simulatorOutcome: bounce@,
+ *   complaint@, ooto@ with its auto-reply in the mail viewer, suppressionlist@) — and
  *   POST /_local/simulate { emailId | messageId, type, bounceType?, link? } publishes a bounce,
  *   complaint, open, click, reject or delay for an email that was sent;
  * - email identities (CreateEmailIdentity, GetEmailIdentity, DeleteEmailIdentity) with Easy DKIM
@@ -57,20 +59,32 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
   const saveIdentities = () => writeFileSync(options.identitiesFile, JSON.stringify(Object.fromEntries(identities), null, 2));
 
   /** Like SES, publishing never fails the send: errors are logged. */
-  const publish = (mail: SentMail, type: SimulatedType, extra: { bounceType?: string; link?: string } = {}) =>
+  const publish = (mail: SentMail, type: SimulatedType, extra: EventOptions = {}) =>
     options.publish(sesEvent(mail, type, extra)).catch((error) => console.error(`Publishing the SES ${type} event failed`, error));
   /**
-   * Like SES, the Send and Delivery events come after SendEmail has answered — the sender has
-   * recorded SENT by then, as it normally has in AWS — and in that order (each is applied before
-   * the next is published).
+   * Like SES, the events come after SendEmail has answered — the sender has recorded SENT by
+   * then, as it normally has in AWS — and in order, about a second apart (each is applied before
+   * the next is published): Send, then Delivery, or what the mailbox simulator's address yields.
    */
   const publishLater = (mail: SentMail) => {
+    const outcome = simulatorOutcome(mail.destination[0] ?? '');
     void (async () => {
-      await sleep(SEND_EVENT_DELAY_MS);
-      await publish(mail, 'send');
-      await sleep(DELIVERY_EVENT_DELAY_MS);
-      await publish(mail, 'delivery');
+      for (const [index, event] of outcome.events.entries()) {
+        await sleep(index === 0 ? SEND_EVENT_DELAY_MS : DELIVERY_EVENT_DELAY_MS);
+        await publish(mail, event.type, event.options);
+      }
+      if (outcome.autoReply) await autoReply(mail).catch((error) => console.error('The simulator\'s auto-reply failed', error));
     })();
+  };
+  /** ooto@'s out-of-office answer to the sender, into the mail viewer (sent to the emulator directly: no events of its own). */
+  const autoReply = async (mail: SentMail) => {
+    const reply = {
+      FromEmailAddress: mail.destination[0],
+      Destination: { ToAddresses: [mail.from] },
+      Content: { Simple: { Subject: { Data: `Out of the office: ${mail.subject}` }, Body: { Text: { Data: 'I am out of the office and will reply when I am back.' } } } },
+    };
+    const answer = await post(options.emulatorPort, SEND_EMAIL_PATH, Buffer.from(JSON.stringify(reply)));
+    if (answer.status !== 200) throw new Error(`The emulator answered ${answer.status}: ${answer.body.toString('utf8')}`);
   };
   const server = createServer((req, res) => {
     void handle(req, res).catch((error) => {
@@ -206,10 +220,31 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function forward(req: IncomingMessage, body: Buffer, port: number): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
+/** A request of the front's own to the emulator, which wants some credential (any will do). */
+const post = (port: number, path: string, body: Buffer) =>
+  send(
+    {
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path,
+      headers: {
+        host: `127.0.0.1:${port}`,
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        authorization: 'AWS4-HMAC-SHA256 Credential=LOCAL/20260101/us-east-1/ses/aws4_request, SignedHeaders=host, Signature=0',
+      },
+    },
+    body,
+  );
+
+const forward = (req: IncomingMessage, body: Buffer, port: number) =>
+  send({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } }, body);
+
+function send(target: RequestOptions, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[]>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const upstream = request(
-      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${port}` } },
+      target,
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -111,6 +111,22 @@ describe('startExecutions', () => {
     expect(sent().map((message) => message.workflowId)).toEqual([WA, WD]);
   });
 
+  it('an occurrence from before a workflow was listed (enabled) under its trigger starts nothing in it', async () => {
+    // Prepare: A was enabled a millisecond after the event; B when it happened
+    given([]);
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: 'WORKFLOW_TRIGGER#EVENT#signed_up' } }).resolves({
+      Item: { [`w_${WA}`]: { version: 1, allowReentry: false, since: decodeTime(E) + 1 }, [`w_${WB}`]: { version: 2, allowReentry: false, since: decodeTime(E) } },
+    });
+
+    // Act
+    const entered = await startExecutions(occurrence);
+
+    // Assess
+    expect(entered).toBe(1);
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems![0]!.Put!.Item!.workflowId)).toEqual([WB]);
+    expect(sent().map((message) => message.workflowId)).toEqual([WB]);
+  });
+
   it('a lost race for the guard (another event entered first) starts nothing', async () => {
     // Prepare
     given([]);
