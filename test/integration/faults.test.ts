@@ -60,7 +60,8 @@ type Answer = { status: number; body: any };
  * One HTTP call as a careful client makes it: a 503 (or a 409 for a key still in progress) is
  * retried after Retry-After. So are the gateway's 502/504 for a function that ran out of time
  * (on a loaded two-core machine a cold start can eat most of a 10 s timeout), which only calls
- * that are safe to repeat (GET, or an Idempotency-Key) get here.
+ * that are safe to repeat (GET, or an Idempotency-Key) get here. A run killed by its timeout
+ * holds its key for the lease (35 s), so the retries go on past it.
  */
 async function call(method: string, path: string, options: { body?: unknown; raw?: string; contentType?: string; idempotencyKey?: string } = {}): Promise<Answer> {
   for (let attempt = 1; ; attempt++) {
@@ -78,7 +79,7 @@ async function call(method: string, path: string, options: { body?: unknown; raw
     statuses.push(response.status);
     const inProgress = response.status === 409 && body?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
     const timedOut = (response.status === 502 || response.status === 504) && (method === 'GET' || options.idempotencyKey !== undefined);
-    if ((response.status !== 503 && !inProgress && !timedOut) || attempt >= 20) return { status: response.status, body };
+    if ((response.status !== 503 && !inProgress && !timedOut) || attempt >= 90) return { status: response.status, body };
     if (response.status === 503) expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
     await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)));
   }
