@@ -35,7 +35,15 @@ export const gatewayResponses: readonly GatewayResponseSpec[] = [
   { type: 'MISSING_AUTHENTICATION_TOKEN', statusCode: 404, code: 'NOT_FOUND', message: quoted('Route not found') },
   { type: 'REQUEST_TOO_LARGE', statusCode: 413, code: 'PAYLOAD_TOO_LARGE', message: quoted('The request body is too large') },
   { type: 'THROTTLED', statusCode: 429, code: 'RATE_LIMITED', message: quoted('Too many requests'), suggestion: 'Retry after 1 second.', headers: { 'Retry-After': '1' } },
-  { type: 'AUTHORIZER_FAILURE', statusCode: 500, code: 'INTERNAL_ERROR', message: quoted('The request could not be authorized') },
+  // The authorizer fails (rather than refusing) only when the table it reads is busy or failing.
+  {
+    type: 'AUTHORIZER_FAILURE',
+    statusCode: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    message: quoted('The request could not be authorized just now'),
+    suggestion: 'Retry after 1 second.',
+    headers: { 'Retry-After': '1' },
+  },
   { type: 'AUTHORIZER_CONFIGURATION_ERROR', statusCode: 500, code: 'INTERNAL_ERROR', message: quoted('The request could not be authorized') },
   { type: 'INTEGRATION_TIMEOUT', statusCode: 504, code: 'TIMEOUT', message: quoted('The request took too long') },
   { type: 'DEFAULT_4XX', code: 'BAD_REQUEST', message: '$context.error.messageString' },

@@ -11,8 +11,8 @@ import { verifyEmail } from '../../shared/verification/verify';
 export const handler = createHttpHandler({
   'POST /v1/send': async ({ projectId, body, headers }) => {
     const request = parseInput(sendRequestSchema, body);
-    return withIdempotency(projectId, headers['idempotency-key'], body, async () => ({
-      data: await sendTransactional(projectId, request),
+    return withIdempotency(projectId, headers['idempotency-key'], body, async (run) => ({
+      data: await sendTransactional(projectId, request, run),
     }));
   },
 

@@ -1,5 +1,6 @@
 import { guardThresholdEnvironment, guardThresholdSettings, guardThresholdsFrom } from '../../shared/campaigns/guard';
 import { functionSettings } from '../function-settings';
+import { LocalFaultsError, parseLocalFaults } from './faults';
 
 /**
  * The local stack's settings, from the environment with the documented defaults; the CDK context
@@ -36,6 +37,16 @@ function fraction(name: string): number {
   return value;
 }
 
+function localFaults() {
+  try {
+    return parseLocalFaults(process.env.LOCAL_FAULTS);
+  } catch (error) {
+    if (!(error instanceof LocalFaultsError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
 function guardThresholds() {
   try {
     return guardThresholdsFrom((setting) => process.env[setting.env], 'env');
@@ -58,6 +69,8 @@ export function localSettings() {
     dataDir: process.env.MAILWRIGHT_DATA_DIR || '.mailwright',
     tableName: 'mailwright',
     bucketName: 'mailwright-payloads',
+    /** LOCAL_FAULTS: failures injected into the functions' calls per service, by the IAM fronts (infra/local/faults.ts). */
+    faults: localFaults(),
     sesFaults: { throttleRate: fraction('LOCAL_SES_THROTTLE_RATE'), failureRate: fraction('LOCAL_SES_FAILURE_RATE') },
     domainVerifySeconds: nonNegative('LOCAL_DOMAIN_VERIFY_SECONDS', 5),
     /** The deployed stack refreshes time-dependent tracked segments daily; locally as often as this. */

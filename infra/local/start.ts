@@ -20,6 +20,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { assertJava17, assertPortsFree, startDynamoDb, startS3, startSes, startSqs, StartupError, type Stop } from './emulators/servers';
 import { apiDefinition, createLocalGateway } from './emulators/api-gateway';
 import { createEventBus, type BusEvent } from './emulators/event-bus';
+import { describeLocalFaults, LOCAL_SERVICE_USER_AGENT } from './faults';
 import { principalsOf, roleCredentials } from './iam/credentials';
 import { createAuthorizer } from './iam/evaluate';
 import { collectPolicies } from './iam/policies';
@@ -97,8 +98,11 @@ async function main() {
   const resources = await createLocalResources(assembly.template, settings, path.join(settings.dataDir, 'secrets.json'));
   const iam = await startIamFronts(assembly, resources, settings);
   const endpoints = functionEndpoints(iam.endpoints);
-  /** SDK clients acting as a role, through the same IAM fronts the functions use. */
-  const clientConfig = (roleArn: string) => ({ region: REGION, credentials: roleCredentials(roleArn) });
+  /**
+   * SDK clients acting as a role, through the same IAM fronts the functions use: the event source
+   * mappings' and the deliveries' (AWS's own machinery, marked so that LOCAL_FAULTS spares them).
+   */
+  const clientConfig = (roleArn: string) => ({ region: REGION, credentials: roleCredentials(roleArn), customUserAgent: LOCAL_SERVICE_USER_AGENT });
   const sqsAs = (roleArn: string) => new SQSClient({ ...clientConfig(roleArn), endpoint: endpoints.AWS_ENDPOINT_URL_SQS });
 
   const logs = functionLogs(settings);
@@ -160,12 +164,21 @@ async function main() {
       `  Data           ${path.resolve(settings.dataDir)}${fresh ? ' (fresh)' : ''}${inMemory ? ' (DynamoDB in memory)' : ''}`,
       `  Function logs  ${logs.where}${watch ? '   (functions are rebuilt when their source changes)' : ''}`,
       ...[...functions.values()].map((spec) => `                 ${spec.name.padEnd(40)} ${logs.fileOf(spec.name)}`),
+      ...faultLines(settings),
       '',
       `Try: curl -X POST ${api}/contacts -H "Authorization: Bearer ${project.secretKey}" -H "Content-Type: application/json" -d '{"email":"jane@example.com"}'`,
       'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
   );
+}
+
+/** The faults in force (LOCAL_FAULTS, and the SES front's own variables), or nothing when there are none. */
+function faultLines(settings: LocalSettings): string[] {
+  const lines = describeLocalFaults(settings.faults).map((line) => `                 ${line}`);
+  const { throttleRate, failureRate } = settings.sesFaults;
+  if (throttleRate > 0 || failureRate > 0) lines.push(`                 ${'SendEmail'.padEnd(10)} ${+(throttleRate * 100).toFixed(2)} % throttled, ${+(failureRate * 100).toFixed(2)} % failed (LOCAL_SES_THROTTLE_RATE / LOCAL_SES_FAILURE_RATE)`);
+  return lines.length ? ['  Faults         injected into the functions\' AWS calls (LOCAL_FAULTS):', ...lines] : [];
 }
 
 /**
@@ -184,7 +197,7 @@ async function startIamFronts(assembly: CloudAssembly, resources: LocalResources
   const fronts = await Promise.all(
     (Object.entries(targets) as [IamService, number][]).map(async ([service, port]) => {
       // A call the stop cuts off (a function's, a poller's) is no failure to report.
-      const front = await startIamProxy({ service, target: `http://127.0.0.1:${port}`, principals, authorizer, region: REGION, account: ACCOUNT, log: (message) => stopping || console.error(message) });
+      const front = await startIamProxy({ service, target: `http://127.0.0.1:${port}`, principals, authorizer, region: REGION, account: ACCOUNT, log: (message) => stopping || console.error(message), faults: settings.faults[service] });
       stops.push(() => front.stop(), 'fronts');
       return [service, front.url] as const;
     }),

@@ -90,6 +90,23 @@ export async function putEmails(records: EmailRecord[]): Promise<void> {
 }
 
 /**
+ * Writes the email records that do not exist yet (a retried request whose earlier run wrote some),
+ * never overwriting one (it may be sent by now), and every recipient reference; counts only the new.
+ */
+export async function putEmailsOnce(records: EmailRecord[]): Promise<void> {
+  const created: EmailRecord[] = [];
+  for (let start = 0; start < records.length; start += 8) {
+    await Promise.all(
+      records.slice(start, start + 8).map(async (record) => {
+        if (await writeOnce([{ Put: { TableName: tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(PK)' } }])) created.push(record);
+        await documentClient.send(new PutCommand({ TableName: tableName, Item: recipientItem(record) }));
+      }),
+    );
+  }
+  if (created.length) await countEmails(created);
+}
+
+/**
  * Writes one email record unless it exists (a retried step or a redone fan-out page), and its
  * recipient reference either way (the same item again: a record written by a run that died
  * before its reference gets it now). Only a new record counts.

@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { ApiError, isDependencyUnavailable, serviceUnavailable } from './errors';
 
 export interface ErrorEnvelope {
   success: false;
@@ -35,9 +35,14 @@ export function errorBody(error: ApiError, requestId: string): ErrorEnvelope {
   };
 }
 
-/** Anything that is not an ApiError is an internal failure: say nothing about it but the requestId. */
+/**
+ * An AWS dependency busy or failing once the SDK's retries are spent is a 503 SERVICE_UNAVAILABLE
+ * with Retry-After; anything else that is not an ApiError is an internal failure: say nothing
+ * about it but the requestId.
+ */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (isDependencyUnavailable(error)) return serviceUnavailable();
   return new ApiError(500, 'INTERNAL_ERROR', 'An unexpected error occurred', {
     suggestion: 'Retry later; if it persists, contact support with the requestId.',
   });

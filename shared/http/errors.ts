@@ -63,3 +63,45 @@ export const rateLimited = (retryAfterSeconds: number, limitPerMinute: number) =
     headers: { 'Retry-After': String(retryAfterSeconds) },
     suggestion: `Retry after ${retryAfterSeconds} seconds.`,
   });
+
+/** Seconds a client should wait before retrying a request a dependency could not serve. */
+export const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
+
+export const serviceUnavailable = () =>
+  new ApiError(503, 'SERVICE_UNAVAILABLE', 'A service this request depends on is busy or failing; nothing was changed that a retry would repeat', {
+    headers: { 'Retry-After': String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    suggestion: `Retry after ${SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS} second with the same request (and the same Idempotency-Key on POST /v1/send).`,
+  });
+
+/** Error names the AWS SDK treats as throttling (as @smithy/service-error-classification does). */
+const THROTTLING_NAMES = new Set([
+  'BandwidthLimitExceeded', 'EC2ThrottledException', 'LimitExceededException', 'PriorRequestNotComplete', 'ProvisionedThroughputExceededException',
+  'RequestLimitExceeded', 'RequestThrottled', 'RequestThrottledException', 'SlowDown', 'ThrottledException', 'Throttling', 'ThrottlingException',
+  'TooManyRequestsException', 'TransactionInProgressException',
+]);
+const TRANSIENT_NAMES = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+/** A cancelled DynamoDB transaction for one of these reasons failed for the service's sake, not the request's. */
+const TRANSIENT_CANCELLATIONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'TransactionConflict', 'InternalServerError']);
+
+/**
+ * Whether an error is an AWS dependency that was busy or failing once the SDK's retries were
+ * spent: a throttling error or a server fault (`$retryable`, `$fault: 'server'`, a 429/5xx status,
+ * the SDK's throttling names), a timeout or a dropped connection, or a transaction cancelled by
+ * throttling or a conflict. A client's error ($fault 'client', e.g. a failed condition) is not one.
+ */
+export function isDependencyUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const candidate = error as { name?: string; code?: string; $retryable?: unknown; $fault?: string; $metadata?: { httpStatusCode?: number }; CancellationReasons?: { Code?: string }[] };
+  if (candidate.$retryable) return true;
+  if (candidate.name && (THROTTLING_NAMES.has(candidate.name) || TRANSIENT_NAMES.has(candidate.name))) return true;
+  if (candidate.code && NETWORK_CODES.has(candidate.code)) return true;
+  if (candidate.$metadata) {
+    const status = candidate.$metadata.httpStatusCode ?? 0;
+    if (candidate.$fault === 'server' || status === 429 || status >= 500) return true;
+  }
+  if (candidate.name === 'TransactionCanceledException' && candidate.CancellationReasons?.some((reason) => reason.Code && TRANSIENT_CANCELLATIONS.has(reason.Code))) {
+    return !candidate.CancellationReasons.some((reason) => reason.Code === 'ConditionalCheckFailed');
+  }
+  return false;
+}

@@ -18,6 +18,9 @@ import { inSubsegment } from '../observability/tracer';
 import { errorBody, successBody, toApiError } from './envelope';
 import { ApiError, badRequest, forbidden, notFound, payloadTooLarge, unauthorized } from './errors';
 
+/** How long before the function's timeout a request gives up with 503 SERVICE_UNAVAILABLE. */
+const TIMEOUT_EARLY_MS = 1500;
+
 /** Who made an authorized request: an API key, or a dashboard user through an access token. */
 export type Caller =
   | { kind: 'key'; keyId: string; keyKind: KeyKind }
@@ -65,7 +68,9 @@ export type RouteHandler = (request: HttpRequest) => Promise<HttpResult>;
  * JSON body → route handler → success envelope; any error → error envelope with the requestId.
  */
 export function createHttpHandler(handlers: Partial<Record<string, RouteHandler>>) {
-  const handler = middy<Event, APIGatewayProxyResult, Error, Context>()
+  // A request still waiting on AWS's retries when the function's time is nearly up answers 503
+  // (a TimeoutError, an unavailable dependency) instead of being killed into the gateway's 502.
+  const handler = middy<Event, APIGatewayProxyResult, Error, Context>({ timeoutEarlyInMillis: TIMEOUT_EARLY_MS })
     .use(httpHeaderNormalizer())
     .use(ownSecurityPolicy())
     .use(httpSecurityHeaders())

@@ -1,7 +1,7 @@
-import { ulid } from 'ulid';
+import { createHash } from 'node:crypto';
 import { upsertContact } from '../contacts/contacts';
 import { assertVerifiedSender } from '../domains/domains';
-import { putEmails, type AttachmentRef, type EmailAddress, type EmailRecord } from '../emails/emails';
+import { putEmails, putEmailsOnce, type AttachmentRef, type EmailAddress, type EmailRecord } from '../emails/emails';
 import { validationFailed } from '../http/errors';
 import { attachmentKey, putPayload } from '../payloads/payloads';
 import { markdownToHtml } from '../templates/markdown';
@@ -26,8 +26,13 @@ const UPSERT_CONCURRENCY = 8;
  * POST /v1/send: resolves the template, checks the sender domain, upserts one contact per
  * recipient, renders per recipient, stores one email record each, and queues one message each.
  * The request's subject, body, from and reply override the template's.
+ *
+ * The ids of what it creates (emails, attachments) come from `run.seed`, the same for every run
+ * of one Idempotency-Key (shared/idempotency/idempotency.ts): a retry after a run that failed
+ * half-way (AWS busy) writes only the records that run did not, and queues every email again,
+ * which the sender's claim sends once.
  */
-export async function sendTransactional(projectId: string, request: SendRequest): Promise<SendResult> {
+export async function sendTransactional(projectId: string, request: SendRequest, run: { seed: string; retry: boolean }): Promise<SendResult> {
   const template = request.template ? await getTemplate(projectId, request.template) : undefined;
   const subject = request.subject ?? template!.subject;
   const body = request.body !== undefined && request.type === 'markdown' ? markdownToHtml(request.body) : request.body;
@@ -43,7 +48,7 @@ export async function sendTransactional(projectId: string, request: SendRequest)
   const contacts = await mapWithLimit(recipients, UPSERT_CONCURRENCY, (recipient) =>
     upsertContact(projectId, recipient.email, { subscribed: request.subscribed }, false).then((result) => result.contact),
   );
-  const sendId = ulid();
+  const sendId = run.seed;
   const attachments = await storeAttachments(projectId, sendId, request.attachments ?? []);
   const now = new Date().toISOString();
   const replyTo = request.reply ?? template?.replyTo ?? undefined;
@@ -52,7 +57,7 @@ export async function sendTransactional(projectId: string, request: SendRequest)
     const contact = contacts[index]!;
     const rendered = renderMessage({ subject, html, text }, templateView(request.data ?? {}, contact));
     return {
-      id: ulid(),
+      id: derivedUlid(run.seed, index),
       projectId,
       contactId: contact.id,
       to: recipient,
@@ -70,13 +75,24 @@ export async function sendTransactional(projectId: string, request: SendRequest)
       updatedAt: now,
     };
   });
-  await putEmails(records);
+  if (run.retry) await putEmailsOnce(records);
+  else await putEmails(records);
   await enqueueEmails(records.map((record) => ({ projectId, emailId: record.id })));
 
   return {
     emails: records.map((record, index) => ({ contact: { id: contacts[index]!.id, email: contacts[index]!.email }, email: record.id })),
     timestamp: now,
   };
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** The index-th id of a send: a ULID with the seed's time and randomness drawn from the seed. */
+export function derivedUlid(seed: string, index: number): string {
+  const digest = createHash('sha256').update(`${seed}:${index}`).digest();
+  let random = '';
+  for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i]! % 32];
+  return seed.slice(0, 10) + random;
 }
 
 function resolveFrom(request: SendRequest, template: Template | undefined): EmailAddress {

@@ -379,13 +379,14 @@ describe('MailwrightStack (default: data retained)', () => {
     ['ACCESS_DENIED', '403'],
     ['MISSING_AUTHENTICATION_TOKEN', '404'],
     ['THROTTLED', '429'],
+    ['AUTHORIZER_FAILURE', '503'],
   ])('gateway response %s answers %s with the error envelope', (type, status) => {
     const [, response] = only(template, 'AWS::ApiGateway::GatewayResponse', { Properties: { ResponseType: type } });
     expect(response.Properties.StatusCode).toBe(status);
     expect(response.Properties.ResponseParameters).toEqual({
       'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
       'gatewayresponse.header.Content-Type': "'application/json'",
-      ...(type === 'THROTTLED' ? { 'gatewayresponse.header.Retry-After': "'1'" } : {}),
+      ...(type === 'THROTTLED' || type === 'AUTHORIZER_FAILURE' ? { 'gatewayresponse.header.Retry-After': "'1'" } : {}),
     });
     const body: string = response.Properties.ResponseTemplates['application/json'];
     expect(body).toContain('"success":false');

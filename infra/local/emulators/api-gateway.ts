@@ -201,7 +201,7 @@ export function createLocalGateway(options: GatewayOptions): Server {
         if (!outcome.ok) {
           if (outcome.error.errorMessage === 'Unauthorized') return sendGatewayResponse(res, 'UNAUTHORIZED', 401, requestId);
           console.error(`Authorizer failed: ${outcome.error.errorType}: ${outcome.error.errorMessage}`);
-          return sendGatewayResponse(res, 'AUTHORIZER_FAILURE', 500, requestId);
+          return sendGatewayResponse(res, 'AUTHORIZER_FAILURE', 503, requestId);
         }
         policy = { result: outcome.result as APIGatewayAuthorizerResult, expiresAt: Date.now() + authorizer.ttlSeconds * 1000 };
         if (authorizer.ttlSeconds > 0) cache.set(cacheKey, policy);

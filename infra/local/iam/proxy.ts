@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { drawFault, LOCAL_SERVICE_USER_AGENT, type ServiceFaults } from '../faults';
 import { roleSessionArn, type Authorizer } from './evaluate';
 import { accessKeyIdOf, authorizationRequests, UnmappedRequestError, type AuthorizationRequest, type IamService, type ServiceRequest } from './requests';
 
@@ -23,6 +24,10 @@ export type IamProxyOptions = {
   account: string;
   /** Where refusals of requests the module cannot map are reported (default console.warn). */
   log?: (message: string) => void;
+  /** LOCAL_FAULTS for this service (infra/local/faults.ts): injected into the calls the front allows. */
+  faults?: ServiceFaults;
+  /** The draw that picks the calls that fail (default Math.random). */
+  random?: () => number;
 };
 
 export type IamProxy = { url: string; stop(): Promise<void> };
@@ -76,6 +81,14 @@ export async function startIamProxy(options: IamProxyOptions): Promise<IamProxy>
       const { action, resource } = decision.request;
       const on = service === 's3' ? `"${resource}"` : resource;
       return send(res, accessDenied(service, method, `User: ${sessionArn} is not authorized to perform: ${action} on resource: ${on} ${decision.reason}`));
+    }
+    if (options.faults && !isLocalService(req)) {
+      if (options.faults.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, options.faults!.latencyMs));
+      const fault = drawFault(options.faults, options.random);
+      if (fault) {
+        req.resume();
+        return send(res, injectedFault(service, method, fault, requests));
+      }
     }
     await forward(req, res, body, service === 's3');
   }
@@ -135,17 +148,23 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** The local stack's own service calls (event source mappings, deliveries): never faulted. */
+function isLocalService(req: IncomingMessage): boolean {
+  return [req.headers['user-agent'], req.headers['x-amz-user-agent']].some((agent) => String(agent ?? '').includes(LOCAL_SERVICE_USER_AGENT));
+}
+
 const xmlEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * An error as each service's protocol carries it:
  * - DynamoDB (awsJson1_0): 400, `__type` `com.amazon.coral.service#<Code>`, `Message`;
  * - SQS (awsJson1_0, query-compatible): `__type` plus `x-amzn-query-error: <query code>;Sender`,
- *   from which the SDK takes the error code the Query protocol had (AccessDenied);
+ *   from which the SDK takes the error code the Query protocol had (AccessDenied), and whose
+ *   fault the error is (Sender, or Receiver for the service's own);
  * - S3 (REST-XML): `<Error><Code>…`, no body on HEAD;
  * - SES v2 and the Scheduler (REST-JSON): `x-amzn-ErrorType: <Code>` and `{ "message" }`.
  */
-function serviceError(service: IamService, method: string, error: { status: number; code: string; queryCode: string; message: string; s3Extra?: string }): Answer {
+function serviceError(service: IamService, method: string, error: { status: number; code: string; queryCode: string; message: string; s3Extra?: string; party?: 'Sender' | 'Receiver' }): Answer {
   const requestId = randomUUID();
   switch (service) {
     case 'dynamodb':
@@ -157,7 +176,7 @@ function serviceError(service: IamService, method: string, error: { status: numb
     case 'sqs':
       return {
         status: error.status,
-        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': requestId, 'x-amzn-query-error': `${error.queryCode};Sender` },
+        headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': requestId, 'x-amzn-query-error': `${error.queryCode};${error.party ?? 'Sender'}` },
         body: JSON.stringify({ __type: `com.amazon.coral.service#${error.code}`, message: error.message }),
       };
     case 's3':
@@ -176,6 +195,45 @@ function serviceError(service: IamService, method: string, error: { status: numb
         headers: { 'content-type': 'application/json', 'x-amzn-requestid': requestId, 'x-amzn-errortype': error.code },
         body: JSON.stringify({ message: error.message }),
       };
+  }
+}
+
+/**
+ * A failure as the service answers it under load or in a bad minute (LOCAL_FAULTS):
+ * - DynamoDB: 400 ProvisionedThroughputExceededException (table and index operations) or
+ *   ThrottlingException (the others), 500 InternalServerError;
+ * - SQS: 400 RequestThrottled (query code), 500 InternalError;
+ * - S3: 503 SlowDown, 500 InternalError;
+ * - SES v2: 429 TooManyRequestsException, 500 InternalServiceErrorException;
+ * - the Scheduler: 429 ThrottlingException, 500 InternalServerException.
+ * The SDK retries every one of them (throttling by name or 429, the others by their 5xx status).
+ */
+function injectedFault(service: IamService, method: string, fault: 'throttle' | 'error', requests: AuthorizationRequest[]): Answer {
+  const throttled = fault === 'throttle';
+  switch (service) {
+    case 'dynamodb': {
+      if (!throttled) return serviceError(service, method, { status: 500, code: 'InternalServerError', queryCode: 'InternalServerError', message: 'Internal server error' });
+      const onTable = requests.some((request) => request.resource.includes(':table/'));
+      return onTable
+        ? serviceError(service, method, { status: 400, code: 'ProvisionedThroughputExceededException', queryCode: 'ProvisionedThroughputExceededException', message: 'The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.' })
+        : serviceError(service, method, { status: 400, code: 'ThrottlingException', queryCode: 'ThrottlingException', message: 'Rate of requests exceeds the allowed throughput.' });
+    }
+    case 'sqs':
+      return throttled
+        ? serviceError(service, method, { status: 400, code: 'RequestThrottled', queryCode: 'RequestThrottled', message: 'Request is throttled.' })
+        : serviceError(service, method, { status: 500, code: 'InternalError', queryCode: 'InternalError', message: 'We encountered an internal error. Please try again.', party: 'Receiver' });
+    case 's3':
+      return throttled
+        ? serviceError(service, method, { status: 503, code: 'SlowDown', queryCode: 'SlowDown', message: 'Please reduce your request rate.' })
+        : serviceError(service, method, { status: 500, code: 'InternalError', queryCode: 'InternalError', message: 'We encountered an internal error. Please try again.' });
+    case 'ses':
+      return throttled
+        ? serviceError(service, method, { status: 429, code: 'TooManyRequestsException', queryCode: 'TooManyRequestsException', message: 'Maximum sending rate exceeded.' })
+        : serviceError(service, method, { status: 500, code: 'InternalServiceErrorException', queryCode: 'InternalServiceErrorException', message: 'Internal service error.' });
+    case 'scheduler':
+      return throttled
+        ? serviceError(service, method, { status: 429, code: 'ThrottlingException', queryCode: 'ThrottlingException', message: 'Rate exceeded.' })
+        : serviceError(service, method, { status: 500, code: 'InternalServerException', queryCode: 'InternalServerException', message: 'Unexpected error occurred while processing the request.' });
   }
 }
 
