@@ -8,6 +8,8 @@ const links = [
   ['/contacts', 'Contacts'],
   ['/emails', 'Emails'],
   ['/events', 'Events'],
+  ['/templates', 'Templates'],
+  ['/campaigns', 'Campaigns'],
   ['/domains', 'Domains'],
   ['/settings', 'Settings'],
 ] as const;

@@ -13,3 +13,31 @@ type SuccessData<Operation> = Operation extends { responses: { 200: { content: {
 export type SessionGrant = SuccessData<paths['/dashboard/session']['post']>;
 export type CreatedApiKey = SuccessData<paths['/keys']['post']>;
 export type Role = SuccessData<paths['/members']['get']>['items'][number]['role'];
+
+/**
+ * Issue 24's new routes, as the issue documents them, until the API's document has them (then
+ * these become SuccessData<paths[…]> like the rest). Called through `untypedApi`.
+ */
+export interface RenderedTemplate {
+  subject: string;
+  html: string;
+  text: string;
+  previewUrl: string;
+}
+export interface CampaignAudience {
+  contacts: number;
+  subscribed: number;
+  suppressed: number;
+  recipients: number;
+}
+
+interface UntypedResult {
+  data?: { data: unknown };
+  error?: unknown;
+  response: Response;
+}
+/** The API client for routes not yet in the generated document (see above). */
+export type UntypedApi = {
+  GET: (path: string, init: { params: { path: Record<string, string> } }) => Promise<UntypedResult>;
+  POST: (path: string, init: { body: unknown }) => Promise<UntypedResult>;
+};
