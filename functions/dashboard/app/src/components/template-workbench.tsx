@@ -177,6 +177,9 @@ export function TemplateWorkbench({ value, onChange, templateId, allowMarkdown =
   );
 }
 
+/** The preview URL's dark rendering (the API's `scheme=dark`). */
+export const darkPreviewUrl = (previewUrl: string) => `${previewUrl}${previewUrl.includes('?') ? '&' : '?'}scheme=dark`;
+
 const WIDTHS = [
   ['desktop', 'Desktop'],
   ['mobile', '375 px'],
@@ -185,8 +188,9 @@ const WIDTHS = [
 /**
  * The rendered email from its `previewUrl`: its own document, from the API, with its own CSP
  * (sandbox, no script; inline styles and remote images allowed), in a frame with an empty sandbox.
- * Dark mode sets the frame's `color-scheme: dark`: the document's `prefers-color-scheme` then
- * matches dark, so the email's own dark styles apply as in the mail clients that honour them.
+ * Dark mode asks for the same preview with `scheme=dark`: the API serves it as a mail client in
+ * dark mode shows it (shared/templates/dark-mode.ts: the email's own dark styles on, a dark
+ * colour scheme), since a frame cannot be told to prefer dark.
  */
 function PreviewFrames({ rendered }: { rendered: Rendered }) {
   const [width, setWidth] = useState<'desktop' | 'mobile'>('desktop');
@@ -211,7 +215,7 @@ function PreviewFrames({ rendered }: { rendered: Rendered }) {
         {rendered.subject}
       </p>
       <div className={`preview-stage preview-${width}${dark ? ' preview-dark' : ''}`}>
-        <iframe key={rendered.previewUrl} src={rendered.previewUrl} sandbox="" referrerPolicy="no-referrer" title={`Preview of ${rendered.subject}`} />
+        <iframe key={`${rendered.previewUrl}-${dark}`} src={dark ? darkPreviewUrl(rendered.previewUrl) : rendered.previewUrl} sandbox="" referrerPolicy="no-referrer" title={`Preview of ${rendered.subject}`} />
       </div>
       <details>
         <summary>Plain-text part</summary>
