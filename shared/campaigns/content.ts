@@ -3,7 +3,7 @@ import type { EmailAddress, EmailRecord } from '../emails/emails';
 import { derivedUlid } from '../events/events';
 import { ApiError, validationFailed } from '../http/errors';
 import { withUnsubscribeLink } from '../templates/plain-text';
-import { assertTemplateParses, renderMessage, templateView } from '../templates/render';
+import { assertTemplateParses, renderMessage, templateHtml, templateView } from '../templates/render';
 import type { Sender } from '../templates/schemas';
 import { getTemplate, type Template } from '../templates/templates';
 import { unsubscribeHeaders, unsubscribeUrl } from '../unsubscribe/token';
@@ -37,7 +37,7 @@ export interface ContentFields {
 export async function resolveContent(projectId: string, fields: ContentFields): Promise<CampaignContent> {
   const template = fields.templateId ? await marketingTemplate(projectId, fields.templateId) : undefined;
   const subject = fields.subject ?? template?.subject;
-  const html = fields.body ?? template?.body;
+  const html = fields.body ?? (template ? templateHtml(template) : undefined);
   // A body of its own replaces the template's text too: the text part is then made from that body.
   const text = fields.text ?? (fields.body ? undefined : template?.text) ?? undefined;
   const from = fields.from ?? template?.from ?? undefined;

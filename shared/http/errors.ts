@@ -6,6 +6,8 @@ export interface FieldError {
   field: string;
   message: string;
   code: string;
+  /** Where in the field, for multi-line text such as a template body (1-based). */
+  line?: number;
 }
 
 export interface ApiErrorOptions {

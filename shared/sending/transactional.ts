@@ -5,7 +5,7 @@ import { putEmails, type AttachmentRef, type EmailAddress, type EmailRecord } fr
 import { validationFailed } from '../http/errors';
 import { attachmentKey, putPayload } from '../payloads/payloads';
 import { markdownToHtml } from '../templates/markdown';
-import { assertTemplateParses, renderMessage, templateView } from '../templates/render';
+import { assertTemplateParses, renderMessage, templateHtml, templateView } from '../templates/render';
 import { getTemplate, type Template } from '../templates/templates';
 import { enqueueEmails } from './send-queue';
 import type { Address, SendRequest } from './schemas';
@@ -31,7 +31,8 @@ export async function sendTransactional(projectId: string, request: SendRequest)
   const template = request.template ? await getTemplate(projectId, request.template) : undefined;
   const subject = request.subject ?? template!.subject;
   const body = request.body !== undefined && request.type === 'markdown' ? markdownToHtml(request.body) : request.body;
-  const html = body ?? template!.body;
+  // The template's body in its own format (Markdown becomes HTML); the request's `type` is for its own body.
+  const html = body ?? templateHtml(template!);
   // A body given without a text replaces the template's text too: the text part is then made from it.
   const text = request.text ?? (body === undefined ? template?.text : undefined);
   assertTemplateParses({ subject: request.subject, body, text: request.text });

@@ -3,7 +3,7 @@ import { deletedSchema, pageSchema } from '../http/responses';
 import { templateResponseSchema } from './responses';
 import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema } from './schemas';
 
-const invalidTemplate: ErrorCase = { status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, or subject/body is not a valid template (field code INVALID_TEMPLATE)' };
+const invalidTemplate: ErrorCase = { status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, or subject/body/text is not a valid template (field code INVALID_TEMPLATE, with the `line` of the field where parsing failed)' };
 
 /** The OpenAPI entries of the template routes, keyed by route key ('METHOD /path'). */
 export const templateOperations: Record<string, OperationDoc> = {
@@ -12,9 +12,9 @@ export const templateOperations: Record<string, OperationDoc> = {
     tag: 'Templates',
     summary: 'Create a template',
     description:
-      'Subject, body and the optional plain-text part (`text`) accept `{{mustache}}` variables, filled from the data of a send (see Templates). `name` 1–200 characters; `subject` 1–998, no line breaks; `body` HTML up to 200 KB; `text` up to 100 KB (`null`: the text part is made from the rendered body); `type` `TRANSACTIONAL` or `MARKETING` (campaigns take only MARKETING templates); `from` (`"a@b.com"` or `{ name, email }`) and `replyTo`. A subject, body or text that does not parse is a 422 (field code `INVALID_TEMPLATE`) now, not at send time; the `from` domain is checked when sending.',
+      'Subject, body and the optional plain-text part (`text`) accept `{{mustache}}` variables, filled from the data of a send (see Templates). `name` 1–200 characters; `subject` 1–998, no line breaks; `body` up to 200 KB, HTML or Markdown as `format` says (`html`, the default, or `markdown`: GitHub-flavoured, raw HTML in it escaped, `{{variables}}` kept — rendered to HTML exactly as the `type: "markdown"` of `POST /v1/send` is, wherever the template is sent: `/v1/send` with `template`, campaigns with `templateId`, workflow send steps, test sends); `text` up to 100 KB (`null`: the text part is made from the rendered body); `type` `TRANSACTIONAL` or `MARKETING` (campaigns take only MARKETING templates); `from` (`"a@b.com"` or `{ name, email }`) and `replyTo`. A subject, body or text that does not parse is a 422 (field code `INVALID_TEMPLATE`) now, not at send time; the `from` domain is checked when sending.',
     body: createTemplateSchema,
-    bodyExample: { name: 'Welcome', subject: 'Welcome, {{firstName}}', body: '<p>Hello {{firstName}}</p>', type: 'TRANSACTIONAL', from: { name: 'Acme', email: 'hello@mail.example.com' } },
+    bodyExample: { name: 'Welcome', subject: 'Welcome, {{firstName}}', body: '<p>Hello {{firstName}}</p>', format: 'html', type: 'TRANSACTIONAL', from: { name: 'Acme', email: 'hello@mail.example.com' } },
     success: { status: 201, description: 'The template', data: templateResponseSchema },
     errors: [invalidTemplate],
   },
@@ -31,7 +31,7 @@ export const templateOperations: Record<string, OperationDoc> = {
     tag: 'Templates',
     summary: 'Get a template',
     description:
-      'The template as stored: subject, body and text with their `{{variables}}`, type, from and reply-to.',
+      'The template as stored: subject, body (in its `format`) and text with their `{{variables}}`, type, from and reply-to.',
     success: { status: 200, description: 'The template', data: templateResponseSchema },
     errors: [notFoundCase('template')],
   },

@@ -1,6 +1,8 @@
 import Mustache from 'mustache';
-import { validationFailed } from '../http/errors';
+import { validationFailed, type FieldError } from '../http/errors';
+import { markdownToHtml } from './markdown';
 import { plainTextOf } from './plain-text';
+import type { TemplateFormat } from './schemas';
 
 /**
  * Mustache rendering of template subjects and bodies, shared by the templates API (which only
@@ -16,7 +18,14 @@ import { plainTextOf } from './plain-text';
  * changed; its parse cache is bounded so a long-lived sender does not grow without limit.
  */
 
-type TemplateField = 'subject' | 'body' | 'text';
+export type TemplateField = 'subject' | 'body' | 'text';
+
+/** A field that does not parse: where (`line`, 1-based, in the field as written) and why. */
+export interface TemplateError extends FieldError {
+  field: TemplateField;
+  code: 'INVALID_TEMPLATE';
+  line: number;
+}
 
 const CACHE_SIZE = 100;
 const writer = new Mustache.Writer();
@@ -35,12 +44,29 @@ const HTML_ESCAPES: Record<string, string> = {
 const escapeHtml = (value: unknown) => String(value).replace(/[&<>"'`=/]/g, (char) => HTML_ESCAPES[char]!);
 const noEscape = (value: unknown) => String(value);
 
-/** Throws 422 VALIDATION_ERROR with code INVALID_TEMPLATE on the first field that does not parse. */
-export function assertTemplateParses(fields: { subject?: string; body?: string; text?: string }): void {
-  if (fields.subject !== undefined) parseField(fields.subject, 'subject');
-  if (fields.body !== undefined) parseField(fields.body, 'body');
-  if (fields.text !== undefined) parseField(fields.text, 'text');
+/**
+ * Throws 422 VALIDATION_ERROR with code INVALID_TEMPLATE (and the line) on the first field that
+ * does not parse. A Markdown body is checked as written and as the HTML it becomes.
+ */
+export function assertTemplateParses(fields: { subject?: string; body?: string; text?: string }, format: TemplateFormat = 'html'): void {
+  const [first] = templateErrors(fields, format);
+  if (first) throw validationFailed([first]);
 }
+
+/** Every field of the three that does not parse, in the order subject, body, text. */
+export function templateErrors(fields: { subject?: string; body?: string; text?: string | null }, format: TemplateFormat = 'html'): TemplateError[] {
+  const errors: TemplateError[] = [];
+  for (const field of ['subject', 'body', 'text'] as const) {
+    const source = fields[field];
+    if (source === undefined || source === null) continue;
+    const error = fieldError(source, field) ?? (field === 'body' && format === 'markdown' ? fieldError(markdownToHtml(source), field, 'in the HTML the Markdown becomes: ') : undefined);
+    if (error) errors.push(error);
+  }
+  return errors;
+}
+
+/** A template's body as the HTML every sender renders: Markdown converted, HTML as it is. */
+export const templateHtml = (template: { body: string; format: TemplateFormat }): string => (template.format === 'markdown' ? markdownToHtml(template.body) : template.body);
 
 /**
  * Renders a subject (not escaped), an HTML body (escaped) and a plain-text part (not escaped)
@@ -78,15 +104,30 @@ export function templateView(
 }
 
 function parseField(template: string, field: TemplateField): void {
+  const error = fieldError(template, field);
+  if (error) throw validationFailed([error]);
+}
+
+function fieldError(template: string, field: TemplateField, prefix = ''): TemplateError | undefined {
   let tokens: Token[];
   try {
     tokens = writer.parse(template) as Token[];
   } catch (error) {
-    throw validationFailed([{ field, code: 'INVALID_TEMPLATE', message: error instanceof Error ? error.message : String(error) }]);
+    const message = error instanceof Error ? error.message : String(error);
+    return { field, code: 'INVALID_TEMPLATE', message: `${prefix}${message}`, line: prefix ? 1 : lineOf(template, message) };
   }
   const reserved = findReservedName(tokens);
-  if (reserved) throw validationFailed([{ field, code: 'INVALID_TEMPLATE', message: `${reserved} may not be used as a variable name` }]);
+  if (!reserved) return undefined;
+  return { field, code: 'INVALID_TEMPLATE', message: `${reserved.name} may not be used as a variable name`, line: lineAt(template, reserved.start) };
 }
+
+/** Mustache's parse errors end "at <index>": the line of that index (1 when there is none). */
+function lineOf(template: string, message: string): number {
+  const index = /at (\d+)$/.exec(message);
+  return index ? lineAt(template, Number(index[1])) : 1;
+}
+
+const lineAt = (template: string, index: number): number => template.slice(0, Math.max(0, index)).split('\n').length;
 
 /** [type, value, start, end, children?]; names are in name, &, # and ^ tokens. */
 type Token = [string, string, number, number, Token[]?];
@@ -94,9 +135,9 @@ const NAME_TOKENS = new Set(['name', '&', '#', '^']);
 /** Mustache caches lookups on a plain object keyed by the name: this one would break its lookups (a 500). */
 const RESERVED_NAMES = new Set(['hasOwnProperty']);
 
-function findReservedName(tokens: Token[]): string | undefined {
-  for (const [type, value, , , children] of tokens) {
-    if (NAME_TOKENS.has(type) && RESERVED_NAMES.has(value)) return value;
+function findReservedName(tokens: Token[]): { name: string; start: number } | undefined {
+  for (const [type, value, start, , children] of tokens) {
+    if (NAME_TOKENS.has(type) && RESERVED_NAMES.has(value)) return { name: value, start };
     const nested = children ? findReservedName(children) : undefined;
     if (nested) return nested;
   }

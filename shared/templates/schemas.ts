@@ -14,6 +14,10 @@ export const templateLimits = {
 export const templateTypes = ['TRANSACTIONAL', 'MARKETING'] as const;
 export type TemplateType = (typeof templateTypes)[number];
 
+/** How a template's body is written: HTML, or Markdown rendered to HTML as POST /v1/send's `type: "markdown"` is. */
+export const templateFormats = ['html', 'markdown'] as const;
+export type TemplateFormat = (typeof templateFormats)[number];
+
 /** A sender: its display name is optional. */
 export interface Sender {
   name?: string;
@@ -53,6 +57,11 @@ export const textSchema = v.pipe(
 
 const typeSchema = v.picklist(templateTypes, 'type must be TRANSACTIONAL or MARKETING');
 
+export const formatSchema = v.pipe(
+  v.picklist(templateFormats, 'format must be html or markdown'),
+  v.description('How `body` is written: `html` (default) or `markdown` (GitHub-flavoured; raw HTML in it is escaped, `{{variables}}` kept), rendered to HTML wherever the template is sent.'),
+);
+
 const senderNameSchema = v.pipe(
   v.string('from.name must be a string'),
   v.trim(),
@@ -73,6 +82,7 @@ export const createTemplateSchema = v.object({
   name: nameSchema,
   subject: subjectSchema,
   body: bodySchema,
+  format: v.optional(formatSchema, 'html'),
   text: v.optional(textSchema),
   type: typeSchema,
   from: v.optional(senderSchema),
@@ -85,12 +95,13 @@ export const patchTemplateSchema = v.pipe(
     name: v.optional(nameSchema),
     subject: v.optional(subjectSchema),
     body: v.optional(bodySchema),
+    format: v.optional(formatSchema),
     text: v.optional(v.nullable(textSchema)),
     type: v.optional(typeSchema),
     from: v.optional(v.nullable(senderSchema)),
     replyTo: v.optional(v.nullable(emailSchema)),
   }),
-  v.check((changes) => Object.values(changes).some((value) => value !== undefined), 'give at least one of name, subject, body, text, type, from, replyTo'),
+  v.check((changes) => Object.values(changes).some((value) => value !== undefined), 'give at least one of name, subject, body, format, text, type, from, replyTo'),
 );
 
 export const listTemplatesQuerySchema = v.object({

@@ -9,15 +9,17 @@ import { decodeCursor, pageOf } from '../http/cursor';
 import { conflict, notFound } from '../http/errors';
 import { templateKeys } from './keys';
 import { assertTemplateParses } from './render';
-import type { CreateTemplateInput, ListTemplatesQuery, Sender, TemplateChanges, TemplateType } from './schemas';
+import type { CreateTemplateInput, ListTemplatesQuery, Sender, TemplateChanges, TemplateFormat, TemplateType } from './schemas';
 import { ULID_PATTERN } from '../http/ids';
 
 export interface Template {
   id: string;
   name: string;
   subject: string;
-  /** HTML with mustache variables. */
+  /** HTML (or Markdown, per format) with mustache variables. */
   body: string;
+  /** How body is written; templateHtml gives the HTML every sender renders. */
+  format: TemplateFormat;
   /** The plain-text part with mustache variables; null: made from the rendered body. */
   text: string | null;
   type: TemplateType;
@@ -39,13 +41,14 @@ const MAX_ATTEMPTS = 4;
 
 /** Creates the template and counts it (total and per type), in one transaction. */
 export async function createTemplate(projectId: string, input: CreateTemplateInput): Promise<Template> {
-  assertTemplateParses({ subject: input.subject, body: input.body, text: input.text });
+  assertTemplateParses({ subject: input.subject, body: input.body, text: input.text }, input.format);
   const now = new Date().toISOString();
   const template: Template = {
     id: ulid(),
     name: input.name,
     subject: input.subject,
     body: input.body,
+    format: input.format,
     text: input.text ?? null,
     type: input.type,
     from: input.from ?? null,
@@ -115,7 +118,7 @@ export async function countTemplates(projectId: string): Promise<TemplateCounts>
  * transaction, conditioned on the type that was read.
  */
 export async function patchTemplate(projectId: string, templateId: string, changes: TemplateChanges): Promise<Template> {
-  assertTemplateParses({ subject: changes.subject, body: changes.body, text: changes.text ?? undefined });
+  assertTemplateParses({ subject: changes.subject, body: changes.body, text: changes.text ?? undefined }, changes.format);
   if (!ULID_PATTERN.test(templateId)) throw notFound('Template');
   const key = templateKeys.template(projectId, templateId);
 
@@ -199,7 +202,7 @@ async function readTemplate(projectId: string, templateId: string): Promise<Temp
   return Item ? toTemplate(Item) : undefined;
 }
 
-const fields = { name: 'name', subject: 'subject', body: 'body', text: 'text', type: 'type', from: 'from', replyTo: 'replyTo' } as const;
+const fields = { name: 'name', subject: 'subject', body: 'body', format: 'format', text: 'text', type: 'type', from: 'from', replyTo: 'replyTo' } as const;
 
 function buildUpdate(changes: TemplateChanges, now: string) {
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
@@ -249,6 +252,7 @@ export function toItem(projectId: string, template: Template) {
     name: template.name,
     subject: template.subject,
     body: template.body,
+    format: template.format,
     ...(template.text ? { text: template.text } : {}),
     type: template.type,
     ...(template.from ? { from: template.from } : {}),
@@ -265,6 +269,8 @@ export function toTemplate(item: Record<string, unknown>): Template {
     name: item.name as string,
     subject: item.subject as string,
     body: item.body as string,
+    // Templates stored before formats existed are HTML.
+    format: (item.format as TemplateFormat | undefined) ?? 'html',
     text: (item.text as string | undefined) ?? null,
     type: item.type as TemplateType,
     from: from ? { ...(from.name ? { name: from.name } : {}), email: from.email } : null,

@@ -12,7 +12,7 @@ import { compileFilter } from '../segments/filter';
 import { contactEventTimes } from '../segments/membership';
 import { enqueueEmails } from '../sending/send-queue';
 import { withUnsubscribeLink } from '../templates/plain-text';
-import { renderMessage, templateView } from '../templates/render';
+import { renderMessage, templateHtml, templateView } from '../templates/render';
 import { getTemplate } from '../templates/templates';
 import { unsubscribeHeaders, unsubscribeUrl } from '../unsubscribe/token';
 import { cancelExecution } from './cancel';
@@ -116,7 +116,7 @@ const STEPS: Record<Step['type'], StepRunner> = {
     const marketing = template.type === 'MARKETING';
     const unsubscribe = marketing ? unsubscribeUrl({ projectId: context.projectId, contactId: contact.id }) : undefined;
     const rendered = renderMessage(
-      { subject: template.subject, html: template.body, text: template.text },
+      { subject: template.subject, html: templateHtml(template), text: template.text },
       templateView({ event: context.execution.trigger.data, ...(unsubscribe ? { unsubscribeUrl: unsubscribe } : {}) }, contact),
     );
     const startedAt = context.record?.startedAt ?? new Date().toISOString();

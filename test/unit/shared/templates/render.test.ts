@@ -1,6 +1,6 @@
 import Mustache from 'mustache';
 import { plainTextOf, withUnsubscribeLink } from '../../../../shared/templates/plain-text';
-import { assertTemplateParses, renderMessage, templateView } from '../../../../shared/templates/render';
+import { assertTemplateParses, renderMessage, templateErrors, templateHtml, templateView } from '../../../../shared/templates/render';
 
 const contact = { id: 'C1', email: 'jane@example.com', data: { plan: 'pro' } };
 
@@ -134,5 +134,40 @@ describe('withUnsubscribeLink', () => {
     const url = 'https://api.example.test/unsubscribe/abc.def';
     expect(withUnsubscribeLink('Hello\n\n', url)).toBe(`Hello\n\nUnsubscribe: ${url}\n`);
     expect(withUnsubscribeLink(`Bye [${url}]`, url)).toBe(`Bye [${url}]`);
+  });
+});
+
+describe('templateErrors', () => {
+  it('names every field that does not parse with the line where parsing failed', () => {
+    // Act
+    const errors = templateErrors({ subject: 'Hi {{name}}', body: '<p>one</p>\n<p>two</p>\n<p>{{#items}}three</p>', text: 'Hi\n{{/closed}}' });
+
+    // Assess
+    expect(errors).toEqual([
+      { field: 'body', code: 'INVALID_TEMPLATE', message: 'Unclosed section "items" at 44', line: 3 },
+      { field: 'text', code: 'INVALID_TEMPLATE', message: 'Unopened section "closed" at 3', line: 2 },
+    ]);
+  });
+
+  it('gives the line of a reserved variable name', () => {
+    expect(templateErrors({ body: 'a\nb\n{{hasOwnProperty}}' })).toEqual([{ field: 'body', code: 'INVALID_TEMPLATE', message: 'hasOwnProperty may not be used as a variable name', line: 3 }]);
+  });
+
+  it('answers nothing for fields that parse, null and absent ones', () => {
+    expect(templateErrors({ subject: '{{a}}', body: '**{{b}}**', text: null }, 'markdown')).toEqual([]);
+  });
+
+  it('carries the line into the 422 of assertTemplateParses', () => {
+    expect(() => assertTemplateParses({ body: '# Title\n\n{{#open}}' }, 'markdown')).toThrow(expect.objectContaining({ statusCode: 422, errors: [expect.objectContaining({ field: 'body', line: 3 })] }));
+  });
+});
+
+describe('templateHtml', () => {
+  it('renders a Markdown body to HTML, keeping its variables and escaping raw HTML', () => {
+    expect(templateHtml({ body: '# Hi {{name}}\n\n<script>x</script>', format: 'markdown' })).toBe('<h1>Hi {{name}}</h1>\n&lt;script&gt;x&lt;/script&gt;');
+  });
+
+  it('leaves an HTML body as it is', () => {
+    expect(templateHtml({ body: '# <b>{{name}}</b>', format: 'html' })).toBe('# <b>{{name}}</b>');
   });
 });

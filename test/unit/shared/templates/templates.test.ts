@@ -25,6 +25,8 @@ const record = {
   name: 'Welcome',
   subject: 'Hi {{name}}',
   body: '<p>Hello {{name}}</p>',
+  // The stored item has no format (stored before formats existed): it reads as html.
+  format: 'html',
   text: null,
   type: 'TRANSACTIONAL',
   from: { name: 'Acme', email: 'hello@acme.test' },
@@ -48,7 +50,7 @@ describe('template schemas', () => {
     });
 
     // Assess
-    expect(input).toEqual({ name: 'Welcome', subject: 'Hi', body: '<p>x</p>', type: 'MARKETING', from: { email: 'hello@acme.test' }, replyTo: 'support@acme.test' });
+    expect(input).toEqual({ name: 'Welcome', subject: 'Hi', body: '<p>x</p>', format: 'html', type: 'MARKETING', from: { email: 'hello@acme.test' }, replyTo: 'support@acme.test' });
   });
 
   it('keeps a from name and rejects line breaks in it and in the subject', () => {
@@ -91,7 +93,7 @@ describe('createTemplate', () => {
     ddb.on(TransactWriteCommand).resolves({});
 
     // Act
-    const template = await createTemplate(P, { name: 'Welcome', subject: 'Hi {{name}}', body: '<p>{{name}}</p>', type: 'MARKETING', from: { email: 'a@acme.test' } });
+    const template = await createTemplate(P, { name: 'Welcome', subject: 'Hi {{name}}', body: '<p>{{name}}</p>', format: 'html', type: 'MARKETING', from: { email: 'a@acme.test' } });
 
     // Assess
     expect(template).toEqual({
@@ -99,6 +101,7 @@ describe('createTemplate', () => {
       name: 'Welcome',
       subject: 'Hi {{name}}',
       body: '<p>{{name}}</p>',
+      format: 'html',
       text: null,
       type: 'MARKETING',
       from: { email: 'a@acme.test' },
@@ -118,6 +121,7 @@ describe('createTemplate', () => {
               name: 'Welcome',
               subject: 'Hi {{name}}',
               body: '<p>{{name}}</p>',
+              format: 'html',
               type: 'MARKETING',
               from: { email: 'a@acme.test' },
               createdAt: template.createdAt,
@@ -140,7 +144,7 @@ describe('createTemplate', () => {
   });
 
   it('rejects a body that does not parse with 422 INVALID_TEMPLATE and writes nothing', async () => {
-    await expect(createTemplate(P, { name: 'n', subject: 'ok', body: '{{#open}}', type: 'MARKETING' })).rejects.toMatchObject({
+    await expect(createTemplate(P, { name: 'n', subject: 'ok', body: '{{#open}}', format: 'html', type: 'MARKETING' })).rejects.toMatchObject({
       statusCode: 422,
       errors: [{ field: 'body', code: 'INVALID_TEMPLATE', message: 'Unclosed section "open" at 9' }],
     });
