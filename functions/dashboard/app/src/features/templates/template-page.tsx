@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ConfirmButton } from '../../components/confirm';
 import { PageHeader } from '../../components/page-header';
-import { TemplateWorkbench, type TemplateContent, type TemplateFormat } from '../../components/template-workbench';
+import { TemplateWorkbench, type TemplateContent } from '../../components/template-workbench';
 import { ErrorNote, Field, Loading, SelectField } from '../../components/ui';
 import { useLeaveGuard } from '../../components/unsaved-changes';
 import { useSession } from '../../lib/session';
@@ -33,7 +33,7 @@ function toDraft(template: Template): Draft {
     fromName: template.from?.name ?? '',
     fromEmail: template.from?.email ?? '',
     replyTo: template.replyTo ?? '',
-    content: { subject: template.subject, body: template.body, text: template.text, format: ((template as { format?: TemplateFormat }).format ?? 'html') },
+    content: { subject: template.subject, body: template.body, text: template.text, format: template.format },
   };
 }
 
@@ -51,6 +51,7 @@ function toInput(draft: Draft, saved: boolean): TemplateInput {
     ...(text !== undefined ? { text } : {}),
     ...(from !== undefined ? { from } : {}),
     ...(replyTo !== undefined ? { replyTo } : {}),
+    // Nulls only when saved (a PATCH, which takes them); useSaveTemplate sends it as such.
   } as TemplateInput;
 }
 
