@@ -271,8 +271,12 @@ function SendPanel({ campaign }: { campaign: Campaign }) {
         <div className="actions">
           <ConfirmButton
             className="primary"
-            disabled={send.isPending || recipients === undefined}
-            question={{ title: `Send to ${recipients ?? '…'} recipients?`, message: `${campaign.name} goes out now to ${recipients ?? '…'} recipients. This cannot be undone.`, confirmLabel: `Send to ${recipients ?? '…'} recipients` }}
+            disabled={send.isPending || audience.isPending}
+            question={
+              recipients === undefined
+                ? { title: 'Send to the whole audience?', message: `${campaign.name} goes out now to every subscribed contact of its audience (the count could not be read). This cannot be undone.`, confirmLabel: 'Send now' }
+                : { title: `Send to ${recipients} recipients?`, message: `${campaign.name} goes out now to ${recipients} recipients. This cannot be undone.`, confirmLabel: `Send to ${recipients} recipients` }
+            }
             onConfirm={() => send.mutate(null)}
           >
             Send now

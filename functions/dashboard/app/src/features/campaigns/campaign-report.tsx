@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { ConfirmButton } from '../../components/confirm';
 import { DataTable } from '../../components/data-table';
@@ -30,6 +31,11 @@ export default function CampaignReport({ campaign }: { campaign: Campaign }) {
   const send = useSendCampaign(campaign.id);
   const cancel = useCancelCampaign(campaign.id);
   const live = campaign.status === 'SENDING';
+  const { refetch } = stats;
+  // The figures are read once more when the status moves on (the last poll may predate the end).
+  useEffect(() => {
+    void refetch();
+  }, [campaign.status, refetch]);
 
   return (
     <>
