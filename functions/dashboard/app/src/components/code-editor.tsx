@@ -1,4 +1,4 @@
-import { autocompletion, closeBrackets, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
+import { autocompletion, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { html } from '@codemirror/lang-html';
 import { markdown } from '@codemirror/lang-markdown';
@@ -28,7 +28,8 @@ export interface CodeEditorProps {
   placeholder?: string;
 }
 
-const languageOf = (language: EditorLanguage) => (language === 'html' ? html() : language === 'markdown' ? markdown() : []);
+/** Tags are not closed as you type: what you type is what the template says. */
+const languageOf = (language: EditorLanguage) => (language === 'html' ? html({ autoCloseTags: false }) : language === 'markdown' ? markdown() : []);
 
 /** `{{` then a partial name: every known variable that starts with it. */
 const mustacheCompletion = (variables: () => readonly string[]) => (context: CompletionContext): CompletionResult | null => {
@@ -79,7 +80,6 @@ export default function CodeEditor({ value, onChange, language, label, variables
           history(),
           drawSelection(),
           highlightActiveLine(),
-          closeBrackets(),
           EditorView.lineWrapping,
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           languageSlot.current.of(languageOf(language)),
