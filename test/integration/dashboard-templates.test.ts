@@ -51,7 +51,7 @@ describe('the Templates pages in a browser', () => {
     const body = page.getByRole('textbox', { name: 'Body' });
     await body.click();
     await page.keyboard.type('# Hello {{first');
-    await page.getByRole('option', { name: 'firstName' }).waitFor();
+    await page.getByRole('option', { name: 'firstName', exact: true }).waitFor();
     await page.keyboard.press('Enter');
     await page.keyboard.type('\n\nSee [the news](https://example.com/news).');
     const typed = await body.textContent();
@@ -105,6 +105,7 @@ describe('the Templates pages in a browser', () => {
   it('shows a template that does not parse at its line in the editor when it is saved', async () => {
     // Prepare
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = consoleErrors(page);
     await signIn(page, stack);
     await goTo(page, '/templates/new', 'New template');
 
@@ -121,6 +122,9 @@ describe('the Templates pages in a browser', () => {
     // Assess
     expect(marked).toEqual(['<p>{{#open}} never closed</p>']);
     expect(alert).toBeTruthy();
+    // The editor's styles applied without an inline <style> the page's CSP would refuse (and log).
+    expect(await page.locator('.cm-editor').evaluate((editor) => (globalThis as unknown as { getComputedStyle: (element: unknown) => { display: string } }).getComputedStyle(editor).display)).toBe('flex');
+    expect(errors.filter((error) => !error.includes('422'))).toEqual([]);
     await page.close();
   }, TEST_TIMEOUT_MS);
 
