@@ -1,8 +1,8 @@
 import { createHttpHandler } from '../../shared/http/handler';
 import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
-import { createSegmentSchema, listQuerySchema, patchSegmentSchema } from '../../shared/segments/schemas';
-import { createSegment, deleteSegment, getSegment, listSegmentContacts, listSegments, patchSegment } from '../../shared/segments/segments';
+import { createSegmentSchema, listQuerySchema, patchSegmentSchema, previewSegmentSchema } from '../../shared/segments/schemas';
+import { createSegment, deleteSegment, getSegment, listSegmentContacts, listSegments, patchSegment, previewSegment } from '../../shared/segments/segments';
 
 export const handler = createHttpHandler({
   'POST /segments': async ({ projectId, body }) => ({
@@ -12,6 +12,10 @@ export const handler = createHttpHandler({
 
   'GET /segments': async ({ projectId, query }) => ({
     data: await listSegments(projectId, parseInput(listQuerySchema, query, 'query')),
+  }),
+
+  'POST /segments/preview': async ({ projectId, body }) => ({
+    data: await previewSegment(projectId, parseInput(previewSegmentSchema, body).filters),
   }),
 
   'GET /segments/{id}': async ({ projectId, pathParameters }) => ({

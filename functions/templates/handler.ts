@@ -1,7 +1,8 @@
 import { createHttpHandler } from '../../shared/http/handler';
 import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
-import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema } from '../../shared/templates/schemas';
+import { previewNotFoundPage, previewPage, readPreview, renderTemplate } from '../../shared/templates/preview';
+import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema, renderTemplateSchema } from '../../shared/templates/schemas';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, patchTemplate } from '../../shared/templates/templates';
 
 export const handler = createHttpHandler({
@@ -22,6 +23,16 @@ export const handler = createHttpHandler({
     const id = pathId(pathParameters, 'Template');
     const changes = parseInput(patchTemplateSchema, body);
     return { data: await patchTemplate(projectId, id, changes) };
+  },
+
+  'POST /templates/render': async ({ projectId, body }) => ({
+    data: await renderTemplate(projectId, parseInput(renderTemplateSchema, body)),
+  }),
+
+  /** No key: the token is the credential; the rendered HTML as its own sandboxed document. */
+  'GET /templates/previews/{token}': async ({ pathParameters }) => {
+    const html = await readPreview(pathParameters.token ?? '');
+    return html === undefined ? previewNotFoundPage() : previewPage(html);
   },
 
   'DELETE /templates/{id}': async ({ projectId, pathParameters }) => {

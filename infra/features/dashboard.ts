@@ -14,6 +14,8 @@ export function addDashboard(stack: Stack, resources: SharedResources, api: Api)
   const dashboardMail = { sendQueue: resources.queue('send'), ...(dashboardMailFrom ? { from: dashboardMailFrom } : {}) };
   api.function('dashboard').bindAccessTokenKey(resources.accessTokenKey).bindDashboardMail(dashboardMail).bindPublicApiUrl(api.publicApiUrl);
   api.function('members').bindDashboardMail(dashboardMail);
+  // The template editor's previews (POST /templates/render) are linked at the API's address.
+  api.function('templates').bindPublicApiUrl(api.publicApiUrl);
 }
 
 function emailContext(raw: unknown, name: string): string | undefined {

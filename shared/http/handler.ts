@@ -127,8 +127,8 @@ function observed(handler: (event: Event, context: Context) => Promise<APIGatewa
   };
 }
 
-/** Policy headers a page may set for itself instead of the security headers' defaults. */
-const OWN_POLICY_HEADERS = ['Content-Security-Policy', 'Permissions-Policy'];
+/** Policy headers a page may set for itself instead of the security headers' defaults (a template preview is framed by the dashboard: X-Frame-Options, COEP). */
+const OWN_POLICY_HEADERS = ['Content-Security-Policy', 'Permissions-Policy', 'X-Frame-Options', 'Cross-Origin-Embedder-Policy'];
 
 /** The policy headers a handler set on its response, by event. */
 const ownPolicies = new WeakMap<object, Record<string, string>>();

@@ -86,6 +86,9 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/templates/{id}', group: 'templates', keys: secret },
   { method: 'PATCH', path: '/templates/{id}', group: 'templates', keys: secret },
   { method: 'DELETE', path: '/templates/{id}', group: 'templates', keys: secret },
+  { method: 'POST', path: '/templates/render', group: 'templates', keys: secret },
+  // A rendered preview (/docs "Templates"): no key, the random token in the path is the credential.
+  { method: 'GET', path: '/templates/previews/{token}', group: 'templates', keys: [], auth: 'none' },
 
   { method: 'POST', path: '/v1/send', group: 'public', keys: secret, maxBodyBytes: SEND_MAX_BODY_BYTES },
   { method: 'POST', path: '/v1/verify', group: 'public', keys: secret },
@@ -106,6 +109,7 @@ export const routes: readonly Route[] = [
 
   { method: 'POST', path: '/segments', group: 'segments', keys: secret },
   { method: 'GET', path: '/segments', group: 'segments', keys: secret },
+  { method: 'POST', path: '/segments/preview', group: 'segments', keys: secret },
   { method: 'GET', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'PATCH', path: '/segments/{id}', group: 'segments', keys: secret },
   { method: 'DELETE', path: '/segments/{id}', group: 'segments', keys: secret },

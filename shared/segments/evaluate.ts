@@ -123,18 +123,28 @@ export async function* contactPages(projectId: string, paths: string[][]): Async
 export interface Evaluation {
   /** Member contact ids, newest contact first. */
   memberIds: string[];
+  /** How many of the members are subscribed. */
+  subscribedCount: number;
   scanned: number;
 }
 
-/** Evaluates the filter over every contact of the project (no size check: see assertEvaluable). */
+/**
+ * Evaluates the filter over every contact of the project (no size check: see assertEvaluable).
+ * The one evaluation of on-demand segments and of POST /segments/preview, so the two agree.
+ */
 export async function evaluateSegment(projectId: string, filters: FilterGroup, now = Date.now()): Promise<Evaluation> {
   const facts = await loadNameFacts(projectId, filters, now);
   const predicate = compileFilter(filters, now);
   const memberIds: string[] = [];
+  let subscribedCount = 0;
   let scanned = 0;
-  for await (const page of contactPages(projectId, contactPaths(filters))) {
+  for await (const page of contactPages(projectId, [...contactPaths(filters), ['subscribed']])) {
     scanned += page.length;
-    for (const contact of page) if (predicate(contact, lastEventAtFrom(facts, contact.id))) memberIds.push(contact.id);
+    for (const contact of page) {
+      if (!predicate(contact, lastEventAtFrom(facts, contact.id))) continue;
+      memberIds.push(contact.id);
+      if (contact.subscribed === true) subscribedCount++;
+    }
   }
-  return { memberIds, scanned };
+  return { memberIds, subscribedCount, scanned };
 }

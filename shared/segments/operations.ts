@@ -1,8 +1,8 @@
 import { contactResponseSchema } from '../contacts/responses';
 import { concurrentModificationCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
-import { segmentResponseSchema } from './responses';
-import { createSegmentSchema, listQuerySchema, patchSegmentSchema } from './schemas';
+import { segmentPreviewSchema, segmentResponseSchema } from './responses';
+import { createSegmentSchema, listQuerySchema, patchSegmentSchema, previewSegmentSchema } from './schemas';
 
 /** The OpenAPI entries of the segment routes, keyed by route key ('METHOD /path'). */
 export const segmentOperations: Record<string, OperationDoc> = {
@@ -16,6 +16,17 @@ export const segmentOperations: Record<string, OperationDoc> = {
     bodyExample: { name: 'Pro customers', filters: { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }, trackMembership: true },
     success: { status: 201, description: 'The segment with its member count', data: segmentResponseSchema },
     errors: [{ status: 422, code: 'SEGMENT_TOO_LARGE', when: 'The audience is too large to evaluate on demand; use trackMembership' }],
+  },
+  'POST /segments/preview': {
+    operationId: 'previewSegment',
+    tag: 'Segments',
+    summary: 'Preview a segment',
+    description:
+      'Evaluates `filters` now without saving anything: `memberCount` (the contacts that match), `subscribedCount` (those of them subscribed) and `sample` (up to 10 of them, newest first). The filters are validated as `POST /segments` validates them (a 422 exactly where creating the segment would refuse them), and evaluated by the same code as a segment, so a segment saved with these filters reports the same `memberCount` (unless contacts or events change meanwhile). The audience is read in full, as an on-demand segment is: a project over the on-demand limit gets 422 `SEGMENT_TOO_LARGE`.',
+    body: previewSegmentSchema,
+    bodyExample: { filters: { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] } },
+    success: { status: 200, description: 'The counts and a sample of the members', data: segmentPreviewSchema },
+    errors: [{ status: 422, code: 'SEGMENT_TOO_LARGE', when: 'The audience is too large to evaluate on demand' }],
   },
   'GET /segments': {
     operationId: 'listSegments',

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { contactResponseSchema } from '../contacts/responses';
 import { idSchema, isoDateTimeSchema } from '../http/responses';
 import { filtersSchema } from './filter';
 
@@ -14,4 +15,13 @@ export const segmentResponseSchema = v.pipe(
     updatedAt: isoDateTimeSchema,
   }),
   v.title('Segment'),
+);
+
+export const segmentPreviewSchema = v.pipe(
+  v.strictObject({
+    memberCount: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Contacts that match the filters now')),
+    subscribedCount: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Of those, the subscribed ones')),
+    sample: v.pipe(v.array(contactResponseSchema), v.description('Up to 10 matching contacts, newest first')),
+  }),
+  v.title('SegmentPreview'),
 );

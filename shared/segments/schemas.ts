@@ -9,6 +9,11 @@ export const createSegmentSchema = v.object({
   trackMembership: v.optional(v.boolean('trackMembership must be a boolean'), false),
 });
 
+/** POST /segments/preview: filters only, validated as a segment's are. */
+export const previewSegmentSchema = v.object({
+  filters: filtersSchema,
+});
+
 /** PATCH: name and/or filters; trackMembership is fixed at creation (create a new segment to switch). */
 export const patchSegmentSchema = v.pipe(
   v.object({
@@ -35,5 +40,6 @@ export const listQuerySchema = v.object({
 });
 
 export type CreateSegmentInput = v.InferOutput<typeof createSegmentSchema>;
+export type PreviewSegmentInput = v.InferOutput<typeof previewSegmentSchema>;
 export type SegmentChanges = v.InferOutput<typeof patchSegmentSchema>;
 export type ListQuery = v.InferOutput<typeof listQuerySchema>;

@@ -104,6 +104,26 @@ async function startBuild(job: BuildJob): Promise<void> {
   await enqueueBuild(job);
 }
 
+/** The members POST /segments/preview shows, newest first. */
+export const PREVIEW_SAMPLE_SIZE = 10;
+
+export interface SegmentPreview {
+  memberCount: number;
+  subscribedCount: number;
+  sample: Contact[];
+}
+
+/**
+ * POST /segments/preview: the filters evaluated now, nothing saved — the same size check and
+ * the same evaluation as an on-demand segment (and the same filter and event facts as a tracked
+ * segment's build), so the counts are what the saved segment then reports.
+ */
+export async function previewSegment(projectId: string, filters: FilterGroup): Promise<SegmentPreview> {
+  await assertEvaluable(projectId);
+  const { memberIds, subscribedCount } = await evaluateSegment(projectId, filters);
+  return { memberCount: memberIds.length, subscribedCount, sample: await contactsByIds(projectId, memberIds.slice(0, PREVIEW_SAMPLE_SIZE)) };
+}
+
 export async function getSegment(projectId: string, segmentId: string): Promise<Segment> {
   const stored = await readSegment(projectId, segmentId);
   return present(stored, await memberCountOf(projectId, stored));

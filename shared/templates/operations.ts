@@ -1,7 +1,7 @@
 import { concurrentModificationCase, type ErrorCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
-import { templateResponseSchema } from './responses';
-import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema } from './schemas';
+import { renderedTemplateSchema, templateResponseSchema } from './responses';
+import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema, renderTemplateSchema } from './schemas';
 
 const invalidTemplate: ErrorCase = { status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, or subject/body/text is not a valid template (field code INVALID_TEMPLATE, with the `line` of the field where parsing failed)' };
 
@@ -45,6 +45,33 @@ export const templateOperations: Record<string, OperationDoc> = {
     bodyExample: { subject: 'Welcome aboard, {{firstName}}' },
     success: { status: 200, description: 'The updated template', data: templateResponseSchema },
     errors: [notFoundCase('template'), invalidTemplate, concurrentModificationCase],
+  },
+  'POST /templates/render': {
+    operationId: 'renderTemplate',
+    tag: 'Templates',
+    summary: 'Render a template or a draft',
+    description:
+      'Renders a saved template (`templateId`) or a draft (`subject`, `body`, optional `text`, `format` and `type`) exactly as `POST /v1/send` or a campaign would send it: the same renderer and escaping (`{{var}}` HTML-escaped in the body, nothing escaped in subject and text), Markdown rendered as sending renders it, the plain-text part given or made from the HTML, and for MARKETING the `{{unsubscribeUrl}}` and the unsubscribe line of the text part — in a preview a stand-in link (`/unsubscribe/preview`) that unsubscribes nobody. `data` fills the variables; `contactId` or `email` renders as that contact (`{{contact.id}}`, `{{contact.email}}`, `{{contact.data.*}}`, `{{email}}`; an address that is no contact renders with no contact data, as a send to it would; neither: they render empty). Nothing is sent or saved but the preview.\n\n' +
+      '`previewUrl` serves the rendered HTML without credentials, as its own document, until `previewExpiresAt` (15 minutes): its token is 192 random bits (only its hash is stored), and the document comes with `Content-Security-Policy: ' +
+      "sandbox; default-src 'none'; style-src 'unsafe-inline' *; img-src * data:; font-src * data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'" +
+      '` (no script runs; inline styles and remote images show as in a mail client; only this origin, the dashboard, may frame it), `X-Content-Type-Options: nosniff`, `Cache-Control: no-store` and `Referrer-Policy: no-referrer`. A subject, body or text that does not parse is a 422 `INVALID_TEMPLATE` whose `errors` give each such field with its `message` and `line`.',
+    body: renderTemplateSchema,
+    bodyExample: { subject: 'Welcome, {{firstName}}', body: '# Hello {{firstName}}\n\nYour plan: **{{contact.data.plan}}**', format: 'markdown', data: { firstName: 'Jane' }, email: 'jane@example.com' },
+    success: { status: 200, description: 'The rendered subject, HTML and text, and the preview URL', data: renderedTemplateSchema },
+    errors: [
+      notFoundCase('template'),
+      { status: 422, code: 'INVALID_TEMPLATE', when: 'The subject, body or text does not parse: `errors[]` has `{ field, code, message, line }` for each' },
+      { status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation; `contactId` names no contact (field code NOT_FOUND)' },
+    ],
+  },
+  'GET /templates/previews/{token}': {
+    operationId: 'getTemplatePreview',
+    tag: 'Templates',
+    summary: 'A rendered preview (no key)',
+    description:
+      'The HTML that `POST /templates/render` rendered, as its own document, for 15 minutes after rendering: no credentials, the random token is the only secret of the link. Served sandboxed without script (see `POST /templates/render` for its headers). An unknown or expired token is a 404 HTML page.',
+    success: { status: 200, description: 'The rendered HTML', mediaType: 'text/html', schema: { type: 'string' } },
+    rawResponses: [{ status: 404, description: 'Unknown or expired preview (an HTML page)', mediaType: 'text/html' }],
   },
   'DELETE /templates/{id}': {
     operationId: 'deleteTemplate',

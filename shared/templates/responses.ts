@@ -18,3 +18,14 @@ export const templateResponseSchema = v.pipe(
   }),
   v.title('Template'),
 );
+
+export const renderedTemplateSchema = v.pipe(
+  v.strictObject({
+    subject: v.pipe(v.string(), v.examples(['Welcome, Jane'])),
+    html: v.pipe(v.string(), v.description('The HTML part as it would be sent'), v.examples(['<p>Hello Jane</p>'])),
+    text: v.pipe(v.string(), v.description('The plain-text part as it would be sent (given, or made from the HTML)'), v.examples(['Hello Jane'])),
+    previewUrl: v.pipe(v.string(), v.description('Serves `html` as its own document, without credentials, until previewExpiresAt (at most 15 minutes)'), v.examples(['https://api.example.com/templates/previews/4VxJ1rY0b7cQk1W3oQe8u9m2XnZ5sT6a'])),
+    previewExpiresAt: isoDateTimeSchema,
+  }),
+  v.title('RenderedTemplate'),
+);

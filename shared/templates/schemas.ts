@@ -109,6 +109,42 @@ export const listTemplatesQuerySchema = v.object({
   type: v.optional(typeSchema),
 });
 
+/** The largest `data` of a render, as for POST /v1/send. */
+const MAX_RENDER_DATA_BYTES = 64 * 1024;
+
+/**
+ * POST /templates/render: a saved template (`templateId`) or a draft (`subject`, `body`, and
+ * optionally `text`, `format`, `type`), with optional `data` and optionally the contact to render
+ * as (`contactId` or `email`).
+ */
+export const renderTemplateSchema = v.pipe(
+  v.object({
+    templateId: v.optional(v.pipe(v.string('templateId must be a template id'), v.minLength(1, 'templateId must not be empty'))),
+    subject: v.optional(subjectSchema),
+    body: v.optional(bodySchema),
+    text: v.optional(v.nullable(textSchema)),
+    format: v.optional(formatSchema),
+    type: v.optional(v.pipe(typeSchema, v.description('A draft\'s type (default TRANSACTIONAL): MARKETING adds the unsubscribe link as sending does'))),
+    data: v.optional(
+      v.pipe(
+        v.record(v.string(), v.unknown(), 'data must be an object'),
+        v.check((data) => Buffer.byteLength(JSON.stringify(data)) <= MAX_RENDER_DATA_BYTES, `data is at most ${MAX_RENDER_DATA_BYTES / 1024} KB as JSON`),
+        v.description('The variables of the send, as `data` of POST /v1/send'),
+      ),
+    ),
+    contactId: v.optional(v.pipe(v.string('contactId must be a contact id'), v.minLength(1, 'contactId must not be empty'), v.description('Render as this contact: {{contact.*}} and {{email}}'))),
+    email: v.optional(v.pipe(emailSchema, v.description('Render as the contact of this address (its data when it is one, none otherwise, as POST /v1/send would)'))),
+  }),
+  v.forward(
+    v.check((input) => input.templateId === undefined || [input.subject, input.body, input.text, input.format, input.type].every((field) => field === undefined), 'give templateId or a draft (subject, body, text, format, type), not both'),
+    ['templateId'],
+  ),
+  v.forward(v.check((input) => input.templateId !== undefined || input.subject !== undefined, 'subject is required unless templateId is given'), ['subject']),
+  v.forward(v.check((input) => input.templateId !== undefined || input.body !== undefined, 'body is required unless templateId is given'), ['body']),
+  v.forward(v.check((input) => input.contactId === undefined || input.email === undefined, 'give contactId or email, not both'), ['email']),
+);
+
+export type RenderTemplateInput = v.InferOutput<typeof renderTemplateSchema>;
 export type CreateTemplateInput = v.InferOutput<typeof createTemplateSchema>;
 export type TemplateChanges = v.InferOutput<typeof patchTemplateSchema>;
 export type ListTemplatesQuery = v.InferOutput<typeof listTemplatesQuerySchema>;

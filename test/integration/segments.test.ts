@@ -259,3 +259,49 @@ describe('segments: errors', () => {
     expect((await api('GET', '/segments/01JD0000000000000000000000')).status).toBe(404);
   });
 });
+
+describe('POST /segments/preview', () => {
+  let key: string;
+  const filters = (operator: string) => ({ operator, conditions: [where('data.plan', 'equals', 'pro'), where('signed_up', 'triggered')] });
+
+  beforeAll(async () => {
+    ({ secretKey: key } = await project('segments-preview'));
+    const people = [['a', 'pro', true, true], ['b', 'pro', false, true], ['c', 'pro', true, false], ['d', 'free', true, true]] as const;
+    for (const [label, plan, subscribed, signedUp] of people) {
+      const email = `${label}-${suffix()}@example.com`;
+      expect((await api('POST', '/contacts', { key, body: { email, subscribed, data: { plan } } })).status).toBe(201);
+      if (signedUp) expect((await api('POST', '/v1/track', { key, body: { email, event: 'signed_up' } })).status).toBe(200);
+    }
+  });
+
+  it('counts the members, the subscribed ones and samples them without saving anything; the saved segments then report the same counts', async () => {
+    // Act
+    const preview = await api('POST', '/segments/preview', { key, body: { filters: filters('AND') } });
+    const wider = await api('POST', '/segments/preview', { key, body: { filters: filters('OR') } });
+    const listed = await api('GET', '/segments', { key });
+    const onDemand = await api('POST', '/segments', { key, body: { name: 'pro signed up', filters: filters('AND') } });
+    const tracked = await api('POST', '/segments', { key, body: { name: 'pro or signed up', filters: filters('OR'), trackMembership: true } });
+
+    // Assess
+    expect(preview.status).toBe(200);
+    expect(preview.body.data).toMatchObject({ memberCount: 2, subscribedCount: 1 });
+    expect(preview.body.data.sample.map((contact: { email: string }) => contact.email.slice(0, 2)).sort()).toEqual(['a-', 'b-']);
+    expect(wider.body.data).toMatchObject({ memberCount: 4, subscribedCount: 3 });
+    expect(wider.body.data.sample).toHaveLength(4);
+    expect(listed.body.data.total).toBe(0);
+    expect(onDemand.body.data.memberCount).toBe(preview.body.data.memberCount);
+    expect(tracked.body.data.memberCount).toBe(wider.body.data.memberCount);
+  });
+
+  it('answers 422 where creating the segment would, naming the same field', async () => {
+    const bad = all(where('data.plan', 'equals', 'pro'), where('data.plan', 'between', 'a'));
+
+    const preview = await api('POST', '/segments/preview', { key, body: { filters: bad } });
+    const create = await api('POST', '/segments', { key, body: { name: 'bad', filters: bad } });
+    const missing = await api('POST', '/segments/preview', { key, body: {} });
+
+    expect(preview.status).toBe(422);
+    expect(preview.body.error.errors).toEqual(create.body.error.errors);
+    expect(missing.status).toBe(422);
+  });
+});

@@ -1,4 +1,5 @@
-import { admin, api } from '../support/api-client';
+import { admin, api, stack, uniqueEmail } from '../support/api-client';
+import { waitForEmails } from '../support/mail-viewer';
 
 const template = (overrides: Record<string, unknown> = {}) => ({
   name: 'Welcome',
@@ -31,6 +32,7 @@ describe('templates over HTTP', () => {
         name: 'Welcome',
         subject: 'Hi {{name}} & welcome',
         body: '<p>Hello {{contact.email}}</p>{{{footer}}}',
+        format: 'html',
         text: null,
         type: 'TRANSACTIONAL',
         from: { name: 'Acme', email: 'hello@acme.test' },
@@ -67,7 +69,7 @@ describe('templates over HTTP', () => {
     expect(badBody.status).toBe(422);
     expect(badBody.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'body', code: 'INVALID_TEMPLATE' }] });
     expect(badSubject.status).toBe(422);
-    expect(badSubject.body.error.errors).toEqual([{ field: 'subject', code: 'INVALID_TEMPLATE', message: 'Unclosed tag at 9' }]);
+    expect(badSubject.body.error.errors).toEqual([{ field: 'subject', code: 'INVALID_TEMPLATE', message: 'Unclosed tag at 9', line: 1 }]);
     expect(empty.status).toBe(422);
     expect(after.body.data).toEqual(patched.body.data);
   });
@@ -76,7 +78,7 @@ describe('templates over HTTP', () => {
     const response = await api('POST', '/templates', { key, body: template({ body: '{{#open}}' }) });
 
     expect(response.status).toBe(422);
-    expect(response.body.error.errors).toEqual([{ field: 'body', code: 'INVALID_TEMPLATE', message: 'Unclosed section "open" at 9' }]);
+    expect(response.body.error.errors).toEqual([{ field: 'body', code: 'INVALID_TEMPLATE', message: 'Unclosed section "open" at 9', line: 1 }]);
   });
 
   it('deletes, then answers 404', async () => {
@@ -177,5 +179,126 @@ describe('paging templates', () => {
     expect(moved.body.data.total).toBe(3);
     expect(after.body.data.total).toBe(5);
     expect(marketing.body.data.total).toBe(3);
+  });
+});
+
+describe('Markdown templates', () => {
+  it('keeps the format and sends a Markdown template through /v1/send as HTML, raw HTML escaped and variables escaped', async () => {
+    // Prepare
+    const created = await api('POST', '/templates', {
+      body: { name: 'Markdown', subject: 'Hi {{name}}', body: '# Hello {{name}}\n\n**Plan:** {{contact.data.plan}}\n\n<script>x</script>', format: 'markdown', type: 'TRANSACTIONAL', from: 'hello@example.com' },
+    });
+    const to = uniqueEmail('markdown');
+
+    // Act
+    const sent = await api('POST', '/v1/send', { body: { to, template: created.body.data.id, data: { name: '<i>Jane</i>' } } });
+    const [mail] = await waitForEmails(to);
+
+    // Assess
+    expect(created.status).toBe(201);
+    expect(created.body.data.format).toBe('markdown');
+    expect(sent.status).toBe(200);
+    expect(mail!.subject).toBe('Hi <i>Jane</i>');
+    expect(mail!.body.html).toContain('<h1>Hello &lt;i&gt;Jane&lt;&#x2F;i&gt;</h1>');
+    expect(mail!.body.html).toContain('<strong>Plan:</strong>');
+    expect(mail!.body.html).toContain('&lt;script&gt;x&lt;/script&gt;');
+    expect(mail!.body.html).not.toContain('<script>');
+    expect(mail!.body.text).toContain('HELLO <I>JANE</I>');
+  });
+
+  it('patches the format and refuses an unknown one', async () => {
+    const created = await api('POST', '/templates', { body: template({ body: '*hi*' }) });
+
+    const patched = await api('PATCH', `/templates/${created.body.data.id}`, { body: { format: 'markdown' } });
+    const bad = await api('PATCH', `/templates/${created.body.data.id}`, { body: { format: 'rtf' } });
+
+    expect(created.body.data.format).toBe('html');
+    expect(patched.body.data.format).toBe('markdown');
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.errors[0]).toMatchObject({ field: 'format' });
+  });
+});
+
+describe('POST /templates/render', () => {
+  let contactId: string;
+  const contactEmail = uniqueEmail('render-contact');
+
+  beforeAll(async () => {
+    const { body } = await api('POST', '/contacts', { body: { email: contactEmail, data: { plan: 'pro', name: '<b>Ann</b>' } } });
+    contactId = body.data.id;
+  });
+
+  it('renders a draft for data: the subject unescaped, the body escaped, the text part generated', async () => {
+    // Act
+    const response = await api('POST', '/templates/render', { body: { subject: 'Hi {{name}} & co', body: '<p>Hi {{name}}</p>{{{raw}}}', data: { name: '<script>alert(1)</script>', raw: '<b>bold</b>' } } });
+
+    // Assess
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({
+      subject: 'Hi <script>alert(1)</script> & co',
+      html: '<p>Hi &lt;script&gt;alert(1)&lt;&#x2F;script&gt;</p><b>bold</b>',
+      text: 'Hi <script>alert(1)</script>\n\nBOLD',
+      previewUrl: expect.stringMatching(/\/templates\/previews\/[A-Za-z0-9_-]{32}$/),
+      previewExpiresAt: expect.any(String),
+    });
+    const lifetime = Date.parse(response.body.data.previewExpiresAt) - Date.now();
+    expect(lifetime).toBeGreaterThan(13 * 60_000);
+    expect(lifetime).toBeLessThanOrEqual(15 * 60_000);
+  });
+
+  it('renders a saved MARKETING Markdown template as a contact, with the unsubscribe link, as a campaign would', async () => {
+    // Prepare
+    const created = await api('POST', '/templates', {
+      body: { name: 'News', subject: 'News for {{contact.data.name}}', body: 'Hello {{contact.data.name}}, plan **{{contact.data.plan}}**, {{email}}', format: 'markdown', type: 'MARKETING' },
+    });
+
+    // Act
+    const byId = await api('POST', '/templates/render', { body: { templateId: created.body.data.id, contactId } });
+    const byEmail = await api('POST', '/templates/render', { body: { templateId: created.body.data.id, email: contactEmail } });
+
+    // Assess
+    expect(byId.status).toBe(200);
+    expect(byId.body.data.subject).toBe('News for <b>Ann</b>');
+    expect(byId.body.data.html).toBe(`<p>Hello &lt;b&gt;Ann&lt;&#x2F;b&gt;, plan <strong>pro</strong>, ${contactEmail}</p>\n`);
+    expect(byId.body.data.text).toMatch(/\n\nUnsubscribe: http:\/\/\S+\/unsubscribe\/preview\n$/);
+    expect(byEmail.body.data).toMatchObject({ subject: byId.body.data.subject, html: byId.body.data.html, text: byId.body.data.text });
+  });
+
+  it('answers 422 INVALID_TEMPLATE with the field and line, and 422 for a contact that does not exist', async () => {
+    const invalid = await api('POST', '/templates/render', { body: { subject: 'ok', body: '<p>one</p>\n<p>two</p>\n<p>{{#items}}</p>' } });
+    const noContact = await api('POST', '/templates/render', { body: { subject: 'ok', body: 'ok', contactId: '01JD0000000000000000000000' } });
+    const neither = await api('POST', '/templates/render', { body: { data: {} } });
+
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.error).toMatchObject({ code: 'INVALID_TEMPLATE', errors: [{ field: 'body', code: 'INVALID_TEMPLATE', line: 3, message: expect.stringContaining('items') }] });
+    expect(noContact.status).toBe(422);
+    expect(noContact.body.error.errors).toEqual([expect.objectContaining({ field: 'contactId', code: 'NOT_FOUND' })]);
+    expect(neither.status).toBe(422);
+  });
+
+  it('serves the preview without credentials, sandboxed, and a 404 page for an unknown token', async () => {
+    // Prepare
+    const { body } = await api('POST', '/templates/render', { body: { subject: 's', body: '<p style="color:red">Hi {{name}}</p><script>alert(1)</script>', data: { name: 'Jo' } } });
+    const path = new URL(body.data.previewUrl).pathname;
+
+    // Act
+    const preview = await fetch(`${stack.baseUrl}${path}`);
+    const html = await preview.text();
+    const unknown = await fetch(`${stack.baseUrl}/templates/previews/${'A'.repeat(32)}`);
+    const malformed = await fetch(`${stack.baseUrl}/templates/previews/nope`);
+
+    // Assess
+    expect(preview.status).toBe(200);
+    expect(html).toBe(body.data.html);
+    expect(preview.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const policy = preview.headers.get('content-security-policy')!;
+    expect(policy).toMatch(/^sandbox; default-src 'none'; style-src 'unsafe-inline' \*; img-src \* data:/);
+    expect(policy).not.toMatch(/script-src|allow-scripts/);
+    expect(preview.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(preview.headers.get('cache-control')).toBe('no-store');
+    expect(preview.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('expired');
+    expect(malformed.status).toBe(404);
   });
 });
