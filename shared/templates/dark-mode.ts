@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+
 /**
  * An email's HTML as a mail client in dark mode shows it (Apple Mail, iOS Mail, Outlook for Mac:
  * the clients that honour the email's own dark styles), for the dark preview. A browser frame
@@ -24,3 +26,11 @@ export function darkModeHtml(html: string): string {
   if (head) return styled.slice(0, head.index + head[0].length) + dark + styled.slice(head.index + head[0].length);
   return dark + styled;
 }
+
+/** GET /templates/previews/{token}'s query: `scheme=dark` serves darkModeHtml (any other value: the email as rendered). */
+export const previewQuerySchema = v.object({
+  scheme: v.optional(v.pipe(v.picklist(['light', 'dark']), v.description('`dark`: the email as mail clients in dark mode that honour its dark styles show it'))),
+});
+
+/** The preview document for the scheme asked for. */
+export const previewForScheme = (html: string, scheme: string | undefined) => (scheme === 'dark' ? darkModeHtml(html) : html);

@@ -1,4 +1,4 @@
-import { darkModeHtml } from '../../../../shared/templates/dark-mode';
+import { darkModeHtml, previewForScheme } from '../../../../shared/templates/dark-mode';
 
 describe('darkModeHtml', () => {
   it('turns the email\'s dark media conditions on and its light ones off', () => {
@@ -32,5 +32,20 @@ describe('darkModeHtml', () => {
     // Assess
     expect(offers).toBe('<head><meta name="color-scheme" content="dark"></head><p>Hi</p>');
     expect(lightOnly).toBe('<head><meta name="color-scheme" content="light"></head><p>Hi</p>');
+  });
+});
+
+describe('previewForScheme', () => {
+  it('serves the dark rendering for scheme=dark only, the email as rendered otherwise', () => {
+    // Prepare
+    const html = '<p>Hi</p>';
+
+    // Act
+    const dark = previewForScheme(html, 'dark');
+    const light = [previewForScheme(html, 'light'), previewForScheme(html, undefined), previewForScheme(html, 'DARK<script>')];
+
+    // Assess
+    expect(dark).toBe(darkModeHtml(html));
+    expect(light).toEqual([html, html, html]);
   });
 });

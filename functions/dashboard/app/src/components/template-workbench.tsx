@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import { api, unwrap, type ApiError } from '../lib/api-client';
-import type { RenderedTemplate, UntypedApi } from '../lib/api-types';
+import type { RenderedTemplate } from '../lib/api-types';
 import type { LineError } from './code-editor';
 import { ErrorNote, Field, Loading } from './ui';
 
@@ -53,7 +53,7 @@ export function useRenderedPreview(source: RenderSource | null, as: { email: str
   const ready = body !== null && ('templateId' in body || (Boolean(body.subject) && Boolean(body.body)));
   return useQuery({
     queryKey: renderKeys.one(body ?? {}),
-    queryFn: () => unwrap((api as unknown as UntypedApi).POST('/templates/render', { body })) as Promise<RenderedTemplate>,
+    queryFn: () => unwrap(api.POST('/templates/render', { body: body! })),
     enabled: ready,
     placeholderData: keepPreviousData,
     retry: false,

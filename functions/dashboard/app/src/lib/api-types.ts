@@ -13,17 +13,12 @@ type SuccessData<Operation> = Operation extends { responses: { 200: { content: {
 export type SessionGrant = SuccessData<paths['/dashboard/session']['post']>;
 export type CreatedApiKey = SuccessData<paths['/keys']['post']>;
 export type Role = SuccessData<paths['/members']['get']>['items'][number]['role'];
+export type RenderedTemplate = SuccessData<paths['/templates/render']['post']>;
 
 /**
  * Issue 24's new routes, as the issue documents them, until the API's document has them (then
  * these become SuccessData<paths[…]> like the rest). Called through `untypedApi`.
  */
-export interface RenderedTemplate {
-  subject: string;
-  html: string;
-  text: string;
-  previewUrl: string;
-}
 export interface CampaignAudience {
   contacts: number;
   subscribed: number;
