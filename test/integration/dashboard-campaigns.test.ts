@@ -15,6 +15,13 @@ const domain = `dash-campaigns-${suffix}.test`;
 const readers = [0, 1, 2].map((index) => `dash-reader${index}-${suffix}@example.com`);
 let segmentName: string;
 
+/**
+ * The dashboard at the API's public address (PUBLIC_API_URL, localhost locally): the preview
+ * frame shows a document of that origin, which the dashboard's frame-src 'self' and the preview's
+ * frame-ancestors 'self' allow only from the same origin.
+ */
+const site = { ...stack, baseUrl: stack.baseUrl.replace('127.0.0.1', 'localhost') };
+
 const injected = (page: Page) => page.evaluate(() => (globalThis as unknown as { __injected?: boolean }).__injected ?? false);
 
 async function pageFits(page: Page, width: number): Promise<string[]> {
@@ -51,7 +58,7 @@ describe('the Campaigns pages in a browser', () => {
     // Prepare
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const errors = consoleErrors(page);
-    await signIn(page, stack);
+    await signIn(page, site);
     const name = `${HOSTILE} News ${suffix}`;
     const subject = `News ${suffix} for {{contact.data.name}}`;
 
@@ -117,7 +124,7 @@ describe('the Campaigns pages in a browser', () => {
       // Prepare
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       const errors = consoleErrors(page);
-      await signIn(page, stack);
+      await signIn(page, site);
       const found: Record<string, string[]> = {};
 
       // Act

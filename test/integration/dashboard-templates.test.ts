@@ -10,6 +10,13 @@ const TEST_TIMEOUT_MS = 240_000;
 const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOTS ?? '/tmp/mailwright-dashboard-screenshots';
 const HOSTILE = '<script>window.__injected = true</script><img src=x onerror="window.__injected = true">';
 
+/**
+ * The dashboard at the API's public address (PUBLIC_API_URL, localhost locally): the preview
+ * frame shows a document of that origin, which the dashboard's frame-src 'self' and the preview's
+ * frame-ancestors 'self' allow only from the same origin.
+ */
+const site = { ...stack, baseUrl: stack.baseUrl.replace('127.0.0.1', 'localhost') };
+
 const injected = (page: Page) => page.evaluate(() => (globalThis as unknown as { __injected?: boolean }).__injected ?? false);
 
 /** The preview frame's document, once it shows the rendered email (its own origin, reached over CDP). */
@@ -19,7 +26,7 @@ async function previewFrame(page: Page, match: (url: string) => boolean = () => 
     const frame = await handle?.contentFrame();
     if (!frame || !match(frame.url()) || !(await frame.evaluate('document.readyState === "complete" && document.body !== null').catch(() => false))) return undefined;
     return frame;
-  });
+  }, 90_000);
 }
 
 describe('the Templates pages in a browser', () => {
@@ -38,7 +45,7 @@ describe('the Templates pages in a browser', () => {
     // Prepare
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const errors = consoleErrors(page);
-    await signIn(page, stack);
+    await signIn(page, site);
     const name = `${HOSTILE} Welcome ${Date.now()}`;
 
     // Act: a new Markdown template; the body typed into CodeMirror, a variable taken from the offer.
@@ -56,7 +63,7 @@ describe('the Templates pages in a browser', () => {
     await page.keyboard.type('\n\nSee [the news](https://example.com/news).');
     const typed = await body.textContent();
     const desktop = await previewFrame(page);
-    await until(async () => ((await desktop.locator('h1').textContent().catch(() => null)) === 'Hello Sample' ? true : undefined));
+    await until(async () => ((await desktop.locator('h1').textContent().catch(() => null)) === 'Hello Sample' ? true : undefined), 60_000);
     const desktopWidth = (await page.locator('.preview-stage iframe').boundingBox())!.width;
     const linkInPreview = await desktop.locator('a').first().getAttribute('href');
     await page.screenshot({ path: `${SCREENSHOT_DIR}/template-editor-1280.png`, fullPage: true });
@@ -106,7 +113,7 @@ describe('the Templates pages in a browser', () => {
     // Prepare
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = consoleErrors(page);
-    await signIn(page, stack);
+    await signIn(page, site);
     await goTo(page, '/templates/new', 'New template');
 
     // Act
@@ -134,7 +141,7 @@ describe('the Templates pages in a browser', () => {
       // Prepare
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       const errors = consoleErrors(page);
-      await signIn(page, stack);
+      await signIn(page, site);
       const found: Record<string, string[]> = {};
 
       // Act

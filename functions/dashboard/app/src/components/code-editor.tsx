@@ -2,10 +2,11 @@ import { autocompletion, completionKeymap, type CompletionContext, type Completi
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { html } from '@codemirror/lang-html';
 import { markdown } from '@codemirror/lang-markdown';
-import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { Compartment, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder as placeholderText } from '@codemirror/view';
+import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
 
 export type EditorLanguage = 'html' | 'markdown' | 'text';
@@ -43,12 +44,27 @@ const mustacheCompletion = (variables: () => readonly string[]) => (context: Com
   };
 };
 
+/** Syntax colours that keep 4.5:1 contrast on the editor's white and its active line (WCAG AA). */
+const highlighting = HighlightStyle.define([
+  { tag: [tags.tagName, tags.keyword, tags.heading], color: '#1e40af' },
+  { tag: tags.heading, fontWeight: '700' },
+  { tag: [tags.attributeName, tags.propertyName], color: '#7c2d12' },
+  { tag: [tags.string, tags.attributeValue, tags.url], color: '#86198f' },
+  { tag: [tags.comment, tags.meta, tags.processingInstruction, tags.angleBracket], color: '#4b5563' },
+  { tag: tags.link, color: '#1e40af', textDecoration: 'underline' },
+  { tag: tags.emphasis, fontStyle: 'italic' },
+  { tag: tags.strong, fontWeight: '700' },
+  { tag: tags.invalid, color: '#b42318' },
+]);
+
 const theme = EditorView.theme({
   '&': { border: '1px solid #c9ced6', borderRadius: '6px', background: '#fff', fontSize: '0.875rem' },
   '&.cm-focused': { outline: '2px solid #1d4ed8', outlineOffset: '1px' },
   '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', minHeight: '12rem', maxHeight: '32rem' },
   '.cm-content': { minHeight: '12rem' },
   '.cm-gutters': { background: '#f6f7f9', color: '#4b5563', borderRight: '1px solid #e3e6ea' },
+  '.cm-activeLine': { background: '#f1f5fd' },
+  '.cm-activeLineGutter': { background: '#e5ecf9' },
 });
 
 /**
@@ -81,7 +97,7 @@ export default function CodeEditor({ value, onChange, language, label, variables
           drawSelection(),
           highlightActiveLine(),
           EditorView.lineWrapping,
-          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          syntaxHighlighting(highlighting),
           languageSlot.current.of(languageOf(language)),
           autocompletion({ override: [mustacheCompletion(() => latest.current.variables)], activateOnTyping: true }),
           lintGutter(),

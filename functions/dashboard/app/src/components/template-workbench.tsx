@@ -214,7 +214,8 @@ function PreviewFrames({ rendered }: { rendered: Rendered }) {
         <span className="muted">Subject: </span>
         {rendered.subject}
       </p>
-      <div className={`preview-stage preview-${width}${dark ? ' preview-dark' : ''}`}>
+      {/* Focusable: at 375 px the desktop frame scrolls sideways inside it, by keyboard too. */}
+      <div className={`preview-stage preview-${width}${dark ? ' preview-dark' : ''}`} tabIndex={0} role="region" aria-label="Rendered email">
         <iframe key={`${rendered.previewUrl}-${dark}`} src={dark ? darkPreviewUrl(rendered.previewUrl) : rendered.previewUrl} sandbox="" referrerPolicy="no-referrer" title={`Preview of ${rendered.subject}`} />
       </div>
       <details>
