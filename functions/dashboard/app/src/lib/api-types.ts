@@ -15,24 +15,3 @@ export type CreatedApiKey = SuccessData<paths['/keys']['post']>;
 export type Role = SuccessData<paths['/members']['get']>['items'][number]['role'];
 export type RenderedTemplate = SuccessData<paths['/templates/render']['post']>;
 
-/**
- * Issue 24's new routes, as the issue documents them, until the API's document has them (then
- * these become SuccessData<paths[…]> like the rest). Called through `untypedApi`.
- */
-export interface CampaignAudience {
-  contacts: number;
-  subscribed: number;
-  suppressed: number;
-  recipients: number;
-}
-
-interface UntypedResult {
-  data?: { data: unknown };
-  error?: unknown;
-  response: Response;
-}
-/** The API client for routes not yet in the generated document (see above). */
-export type UntypedApi = {
-  GET: (path: string, init: { params: { path: Record<string, string> } }) => Promise<UntypedResult>;
-  POST: (path: string, init: { body: unknown }) => Promise<UntypedResult>;
-};

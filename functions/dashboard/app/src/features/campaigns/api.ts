@@ -1,6 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
-import type { CampaignAudience, UntypedApi } from '../../lib/api-types';
 import type { paths } from '../../lib/schema';
 
 export type CampaignsQuery = NonNullable<paths['/campaigns']['get']['parameters']['query']>;
@@ -35,7 +34,7 @@ export const useCampaignStats = (id: string, status: CampaignStatus | undefined)
 
 /** Who sending now would reach: contacts, subscribed, suppressed and the recipients it would queue. */
 export const useCampaignAudience = (id: string, enabled: boolean) =>
-  useQuery({ queryKey: campaignKeys.audience(id), queryFn: () => unwrap((api as unknown as UntypedApi).GET('/campaigns/{id}/audience', { params: { path: { id } } })) as Promise<CampaignAudience>, enabled });
+  useQuery({ queryKey: campaignKeys.audience(id), queryFn: () => unwrap(api.GET('/campaigns/{id}/audience', { params: { path: { id } } })), enabled });
 
 export const useMarketingTemplates = () =>
   useQuery({ queryKey: campaignKeys.options('templates'), queryFn: () => unwrap(api.GET('/templates', { params: { query: { type: 'MARKETING', limit: '100' } } })) });
