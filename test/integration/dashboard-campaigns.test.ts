@@ -99,6 +99,7 @@ describe('the Campaigns pages in a browser', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Send to 3 recipients' }).click();
     await page.getByRole('heading', { name: 'Figures' }).waitFor();
     await page.locator('.page-header .badge-sent').waitFor({ timeout: 90_000 });
+    await page.locator('.card').filter({ hasText: /^Sent3$/ }).waitFor();
     const sentCard = await page.locator('.card').filter({ hasText: /^Sent/ }).locator('.card-value').textContent();
     await page.screenshot({ path: `${SCREENSHOT_DIR}/campaign-report-1280.png`, fullPage: true });
     const delivered = (await storedEmails()).filter((mail) => mail.subject.startsWith(`News ${suffix}`) && !mail.subject.startsWith('[TEST]'));

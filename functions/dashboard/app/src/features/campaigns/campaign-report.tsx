@@ -32,9 +32,12 @@ export default function CampaignReport({ campaign }: { campaign: Campaign }) {
   const cancel = useCancelCampaign(campaign.id);
   const live = campaign.status === 'SENDING';
   const { refetch } = stats;
-  // The figures are read once more when the status moves on (the last poll may predate the end).
+  // The figures are read again when the status moves on, and once more 5 s later: the counters of
+  // the last emails may land just after the status (no polling once SENDING is over).
   useEffect(() => {
     void refetch();
+    const again = setTimeout(() => void refetch(), 5000);
+    return () => clearTimeout(again);
   }, [campaign.status, refetch]);
 
   return (
