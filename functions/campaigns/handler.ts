@@ -1,4 +1,4 @@
-import { cancelCampaign, createCampaign, deleteCampaign, getCampaign, listCampaigns, sendCampaign, updateCampaign } from '../../shared/campaigns/campaigns';
+import { cancelCampaign, createCampaign, deleteCampaign, getCampaign, getCampaignAudience, listCampaigns, sendCampaign, updateCampaign } from '../../shared/campaigns/campaigns';
 import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from '../../shared/campaigns/schemas';
 import { getCampaignStats } from '../../shared/campaigns/stats';
 import { sendTestEmails } from '../../shared/campaigns/test-send';
@@ -38,6 +38,8 @@ export const handler = createHttpHandler({
     const input = parseInput(testSendSchema, body);
     return { data: await sendTestEmails(projectId, id, input) };
   },
+
+  'GET /campaigns/{id}/audience': async ({ projectId, pathParameters }) => ({ data: await getCampaignAudience(projectId, pathId(pathParameters, 'Campaign')) }),
 
   'GET /campaigns/{id}/stats': async ({ projectId, pathParameters }) => ({ data: await getCampaignStats(projectId, pathId(pathParameters, 'Campaign')) }),
 });

@@ -1,6 +1,7 @@
 import { createHttpHandler } from '../../shared/http/handler';
 import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
+import { previewForScheme } from '../../shared/templates/dark-mode';
 import { previewNotFoundPage, previewPage, readPreview, renderTemplate } from '../../shared/templates/preview';
 import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema, renderTemplateSchema } from '../../shared/templates/schemas';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, patchTemplate } from '../../shared/templates/templates';
@@ -30,9 +31,9 @@ export const handler = createHttpHandler({
   }),
 
   /** No key: the token is the credential; the rendered HTML as its own sandboxed document. */
-  'GET /templates/previews/{token}': async ({ pathParameters }) => {
+  'GET /templates/previews/{token}': async ({ pathParameters, query }) => {
     const html = await readPreview(pathParameters.token ?? '');
-    return html === undefined ? previewNotFoundPage() : previewPage(html);
+    return html === undefined ? previewNotFoundPage() : previewPage(previewForScheme(html, query.scheme));
   },
 
   'DELETE /templates/{id}': async ({ projectId, pathParameters }) => {

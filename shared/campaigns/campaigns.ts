@@ -13,7 +13,7 @@ import { notificationWriteItem } from '../notifications/notifications';
 import { sendMessageBatches } from '../queue/send-batches';
 import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { assertTemplateParses } from '../templates/render';
-import { audienceReader, assertSegmentExists, contactIdBound, hasRecipients } from './audience';
+import { audienceReader, assertSegmentExists, contactIdBound, countAudience, hasRecipients, type AudienceCounts } from './audience';
 import { resolveContent } from './content';
 import { readGuardCounters } from './progress';
 import { campaignKeys, campaignScheduleName } from './keys';
@@ -281,4 +281,13 @@ async function write(projectId: string, items: Parameters<typeof transactWrite>[
     if (now && now.status !== read.status) throw conflict('INVALID_CAMPAIGN_STATE', `The campaign is ${now.status} now`);
     throw conflict('CONCURRENT_MODIFICATION', 'The campaign changed concurrently; retry the request');
   }
+}
+
+/**
+ * GET /campaigns/{id}/audience: who sending now would reach, counted by the dispatch's own
+ * audience readers (subscribed, not suppressed), page by page. 422 when the segment is gone.
+ */
+export async function getCampaignAudience(projectId: string, campaignId: string): Promise<AudienceCounts> {
+  const campaign = await readCampaign(projectId, campaignId);
+  return countAudience(projectId, campaign.segmentId);
 }

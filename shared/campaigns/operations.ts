@@ -1,6 +1,6 @@
 import { concurrentModificationCase, type ErrorCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
-import { campaignResponseSchema, campaignStatsResponseSchema, campaignTestResponseSchema } from './responses';
+import { campaignAudienceResponseSchema, campaignResponseSchema, campaignStatsResponseSchema, campaignTestResponseSchema } from './responses';
 import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from './schemas';
 
 const invalidState: ErrorCase = { status: 409, code: 'INVALID_CAMPAIGN_STATE', when: 'The campaign\'s status does not allow this' };
@@ -85,6 +85,15 @@ export const campaignOperations: Record<string, OperationDoc> = {
     bodyExample: { email: 'me@example.com' },
     success: { status: 200, description: 'The test emails sent', data: campaignTestResponseSchema },
     errors: [notFoundCase('campaign'), { status: 422, code: 'TEST_SEND_FAILED', when: 'SES rejected the test email' }, { status: 503, code: 'TEST_SEND_FAILED', when: 'SES could not take the test email now' }],
+  },
+  'GET /campaigns/{id}/audience': {
+    operationId: 'getCampaignAudience',
+    tag: 'Campaigns',
+    summary: 'Who the campaign would reach now',
+    description:
+      'The audience counted now, by the same reading and filters that sending uses (the segment\'s tracked members, or its filters evaluated, or every subscribed contact; unsubscribed contacts and suppressed addresses left out): `contacts` in the audience, `subscribed` among them, `suppressed` among those, and `recipients`, exactly how many emails sending now would queue. After the campaign is sent its `totalRecipients` equals `recipients` if nobody changed meanwhile. The audience is read page by page, as sending reads it.',
+    success: { status: 200, description: 'The audience counts', data: campaignAudienceResponseSchema },
+    errors: [notFoundCase('campaign'), { status: 422, code: 'VALIDATION_ERROR', when: 'The campaign\'s segment no longer exists (field segmentId, code NOT_FOUND)' }],
   },
   'GET /campaigns/{id}/stats': {
     operationId: 'getCampaignStats',

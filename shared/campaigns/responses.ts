@@ -59,3 +59,13 @@ export const campaignStatsResponseSchema = v.pipe(
 
 /** POST /campaigns/{id}/test. */
 export const campaignTestResponseSchema = v.pipe(v.strictObject({ emails: v.array(v.strictObject({ email: v.pipe(v.string(), v.email()), messageId: v.string() })) }), v.title('CampaignTestSend'));
+
+export const campaignAudienceResponseSchema = v.pipe(
+  v.strictObject({
+    contacts: v.pipe(countSchema, v.description('The audience: the segment\'s members, subscribed or not; without a segment, every contact of the project')),
+    subscribed: v.pipe(countSchema, v.description('Of those, the subscribed ones')),
+    suppressed: v.pipe(countSchema, v.description('Subscribed, but their address is on the suppression list: never sent to')),
+    recipients: v.pipe(countSchema, v.description('How many emails sending now would queue: subscribed and not suppressed (each contact once); after sending, the campaign\'s totalRecipients')),
+  }),
+  v.title('CampaignAudience'),
+);

@@ -1,5 +1,6 @@
 import { concurrentModificationCase, type ErrorCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
+import { previewQuerySchema } from './dark-mode';
 import { renderedTemplateSchema, templateResponseSchema } from './responses';
 import { createTemplateSchema, listTemplatesQuerySchema, patchTemplateSchema, renderTemplateSchema } from './schemas';
 
@@ -69,7 +70,8 @@ export const templateOperations: Record<string, OperationDoc> = {
     tag: 'Templates',
     summary: 'A rendered preview (no key)',
     description:
-      'The HTML that `POST /templates/render` rendered, as its own document, for 15 minutes after rendering: no credentials, the random token is the only secret of the link. Served sandboxed without script (see `POST /templates/render` for its headers). An unknown or expired token is a 404 HTML page.',
+      'The HTML that `POST /templates/render` rendered, as its own document, for 15 minutes after rendering: no credentials, the random token is the only secret of the link. Served sandboxed without script (see `POST /templates/render` for its headers). An unknown or expired token is a 404 HTML page. `scheme=dark` serves the email as mail clients in dark mode that honour its own dark styles show it (Apple Mail, iOS Mail, Outlook for Mac): its `prefers-color-scheme: dark` rules on, its light ones off, and a dark colour scheme unless it declares itself light only (a frame cannot be told to prefer dark, so the document is changed instead).',
+    query: previewQuerySchema,
     success: { status: 200, description: 'The rendered HTML', mediaType: 'text/html', schema: { type: 'string' } },
     rawResponses: [{ status: 404, description: 'Unknown or expired preview (an HTML page)', mediaType: 'text/html' }],
   },

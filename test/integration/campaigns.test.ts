@@ -321,3 +321,62 @@ describe('campaigns', () => {
     expect(finalStats).toMatchObject({ totalRecipients: audienceSize, sentCount: audienceSize, bouncedCount: bounces, cancelledCount: 0, failedCount: 0, suppressedCount: 0 });
   });
 });
+
+describe('a campaign audience, counted before sending, and a Markdown template', () => {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const ownDomain = `audience-${tag}.test`;
+  let ownKey: string;
+
+  const call = (method: string, route: string, body?: unknown) => api(method, route, { key: ownKey, ...(body === undefined ? {} : { body }) });
+
+  beforeAll(async () => {
+    ownKey = (await admin<{ secretKey: string }>('create-project', '--name', `campaign-audience-${tag}`)).secretKey;
+    expect((await call('POST', '/domains', { domain: ownDomain })).status).toBe(201);
+    await admin('verify-domain', '--domain', ownDomain);
+    for (const label of ['r1', 'r2', 'r3']) await call('POST', '/contacts', { email: `${label}-${tag}@example.com`, subscribed: true, data: { name: label } });
+    await call('POST', '/contacts', { email: `off-${tag}@example.com`, subscribed: false, data: { name: 'off' } });
+    // A bounced address: suppressed (and unsubscribed), then subscribed again by hand — still suppressed.
+    const bounced = `bounced-${tag}@example.com`;
+    const first = await call('POST', '/v1/send', { to: bounced, from: `hello@${ownDomain}`, subject: `Bounce ${tag}`, body: 'x' });
+    expect(first.status).toBe(200);
+    const emailId = first.body.data.emails[0].email;
+    await until(async () => ((await call('GET', `/emails/${emailId}`)).body.data?.status === 'DELIVERED' ? true : undefined));
+    await fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ emailId, type: 'bounce', bounceType: 'Permanent' }) });
+    const contactId = first.body.data.emails[0].contact.id;
+    await until(async () => ((await call('GET', `/contacts/${contactId}`)).body.data.subscribed === false ? true : undefined));
+    expect((await call('PATCH', `/contacts/${contactId}`, { subscribed: true })).status).toBe(200);
+  });
+
+  it('counts contacts, subscribed, suppressed and recipients; sending queues exactly the recipients, rendered from the Markdown template', async () => {
+    // Prepare
+    const template = await call('POST', '/templates', { name: 'News', subject: `Audience ${tag} for {{contact.data.name}}`, body: '# Hello {{contact.data.name}}\n\n**News** of the week', format: 'markdown', type: 'MARKETING', from: `news@${ownDomain}` });
+    const created = await call('POST', '/campaigns', { name: `Audience ${tag}`, templateId: template.body.data.id });
+    expect(created.status).toBe(201);
+
+    // Act
+    const audience = await call('GET', `/campaigns/${created.body.data.id}/audience`);
+    await call('POST', `/campaigns/${created.body.data.id}/send`);
+    const sent = await until(async () => {
+      const { body } = await call('GET', `/campaigns/${created.body.data.id}`);
+      return body.data.status === 'SENT' ? body.data : undefined;
+    }, 45_000);
+    const mails = await until(async () => {
+      const found = (await storedEmails()).filter((mail) => mail.subject.startsWith(`Audience ${tag}`));
+      return found.length >= 3 ? found : undefined;
+    });
+
+    // Assess
+    expect(audience.status).toBe(200);
+    expect(audience.body.data).toEqual({ contacts: 5, subscribed: 4, suppressed: 1, recipients: 3 });
+    expect(sent.totalRecipients).toBe(audience.body.data.recipients);
+    expect(mails.map((mail) => mail.destination.to[0]).sort()).toEqual(['r1', 'r2', 'r3'].map((label) => `${label}-${tag}@example.com`));
+    const r1 = mails.find((mail) => mail.destination.to[0]!.startsWith('r1-'))!;
+    expect(r1.subject).toBe(`Audience ${tag} for r1`);
+    expect(r1.body.html).toContain('<h1>Hello r1</h1>');
+    expect(r1.body.html).toContain('<strong>News</strong> of the week');
+  });
+
+  it('answers 404 for an unknown campaign', async () => {
+    expect((await call('GET', '/campaigns/01JD0000000000000000000000/audience')).status).toBe(404);
+  });
+});

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { PAGE_SIZE, processFanoutMessage } from '../../../../shared/campaigns/dispatch';
@@ -25,8 +25,9 @@ const contactId = (n: number) => `01HZY3K8Q2V9J6M4T7W5X0C0${String(n).padStart(2
 const contact = (n: number) =>
   contactItem(P, { id: contactId(n), email: `reader${n}@example.com`, subscribed: true, data: { name: `Reader ${n}` }, createdAt: '2026-11-23T08:00:00.000Z', updatedAt: '2026-11-23T08:00:00.000Z' });
 
-/** The audience (GSI3's subscribed partition) as pages of contacts; each page but the last has a cursor. */
-function givenAudience(pages: Record<string, unknown>[][]) {
+/** The audience (GSI3's subscribed partition) as pages of contacts; each page but the last has a cursor. Nobody is suppressed unless `suppressed` says. */
+function givenAudience(pages: Record<string, unknown>[][], suppressed: string[] = []) {
+  ddb.on(BatchGetCommand).resolves({ Responses: { 'mailwright-test': suppressed.map((email) => ({ SK: `SUPPRESSED#${email}` })) } });
   const query = ddb.on(QueryCommand);
   pages.forEach((items, index) => query.resolvesOnce({ Items: items, ...(index < pages.length - 1 ? { LastEvaluatedKey: { page: index + 1 } } : {}) }));
 }
@@ -69,6 +70,23 @@ beforeEach(() => {
 });
 
 describe('the campaign fan-out (campaign-dispatch)', () => {
+  it('leaves suppressed addresses out of what it queues and of totalRecipients', async () => {
+    // Prepare: three subscribed contacts, the second one's address suppressed
+    givenAudience([[contact(1), contact(2), contact(3)]], ['reader2@example.com']);
+    givenCampaignUpdates();
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+
+    // Assess
+    expect(writtenRecords().map((record) => record.contactId)).toEqual([contactId(1), contactId(3)]);
+    expect(queuedBodies(SEND_QUEUE_URL)).toHaveLength(2);
+    expect(campaignUpdates().find((input) => input.UpdateExpression!.startsWith('SET totalRecipients'))!.ExpressionAttributeValues![':queued']).toBe(2);
+    const lookup = ddb.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems!['mailwright-test']!;
+    expect(lookup.Keys).toEqual([1, 2, 3].map((n) => ({ PK: `PROJECT#${P}`, SK: `SUPPRESSED#reader${n}@example.com` })));
+    expect(lookup.ConsistentRead).toBe(true);
+  });
+
   it('pages the frozen audience onto the campaign send queue: each page written, queued and checkpointed; the last page finishes it with the audience size', async () => {
     // Prepare: two pages, 2 + 1 subscribed contacts
     givenAudience([[contact(1), contact(2)], [contact(3)]]);

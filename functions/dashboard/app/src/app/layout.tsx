@@ -8,7 +8,9 @@ const links = [
   ['/contacts', 'Contacts'],
   ['/emails', 'Emails'],
   ['/events', 'Events'],
+  ['/templates', 'Templates'],
   ['/segments', 'Segments'],
+  ['/campaigns', 'Campaigns'],
   ['/domains', 'Domains'],
   ['/settings', 'Settings'],
 ] as const;

@@ -4,6 +4,8 @@ import { useSession } from '../lib/session';
 import { AcceptInvitationPage } from '../features/auth/accept-invitation';
 import { PasswordResetPage } from '../features/auth/password-reset';
 import { SignInPage } from '../features/auth/sign-in';
+import { CampaignPage } from '../features/campaigns/campaign-page';
+import { CampaignsPage } from '../features/campaigns/campaigns-page';
 import { ContactPage } from '../features/contacts/contact-page';
 import { ContactsPage } from '../features/contacts/contacts-page';
 import { ExportPage } from '../features/contacts/export-page';
@@ -17,6 +19,8 @@ import { EditSegmentPage, NewSegmentPage } from '../features/segments/segment-ed
 import { SegmentPage } from '../features/segments/segment-page';
 import { SegmentsPage } from '../features/segments/segments-page';
 import { SettingsPage } from '../features/settings/settings-page';
+import { TemplatePage } from '../features/templates/template-page';
+import { TemplatesPage } from '../features/templates/templates-page';
 import { Layout } from './layout';
 
 function RequireSession() {
@@ -66,6 +70,12 @@ export const router = createBrowserRouter(
             { path: 'segments/new', element: <NewSegmentPage /> },
             { path: 'segments/:id', element: <SegmentPage /> },
             { path: 'segments/:id/edit', element: <EditSegmentPage /> },
+            { path: 'templates', element: <TemplatesPage /> },
+            { path: 'templates/new', element: <TemplatePage /> },
+            { path: 'templates/:id', element: <TemplatePage /> },
+            { path: 'campaigns', element: <CampaignsPage /> },
+            { path: 'campaigns/new', element: <CampaignPage /> },
+            { path: 'campaigns/:id', element: <CampaignPage /> },
             { path: 'domains', element: <DomainsPage /> },
             { path: 'settings', element: <SettingsPage /> },
             { path: '*', element: <NotFound /> },

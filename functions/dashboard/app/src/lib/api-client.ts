@@ -17,7 +17,8 @@ export interface ApiError {
   status: number;
   code: string;
   message: string;
-  errors?: { field: string; message: string }[];
+  /** Each field's problem; INVALID_TEMPLATE's also names the line (1-based) where it is. */
+  errors?: { field: string; message: string; line?: number | null }[];
 }
 
 /**
@@ -27,7 +28,7 @@ export interface ApiError {
 export async function unwrap<T>(call: Promise<{ data?: { data: T }; error?: unknown; response: Response }>): Promise<T> {
   const { data, error, response } = await call;
   if (data !== undefined && response.ok) return data.data;
-  const envelope = (error as { error?: { code?: string; message?: string; errors?: { field: string; message: string }[] } } | undefined)?.error;
+  const envelope = (error as { error?: { code?: string; message?: string; errors?: ApiError['errors'] } } | undefined)?.error;
   const failure: ApiError = { status: response.status, code: envelope?.code ?? 'HTTP_ERROR', message: envelope?.message ?? `The request failed (${response.status})` };
   if (envelope?.errors) failure.errors = envelope.errors;
   throw failure;

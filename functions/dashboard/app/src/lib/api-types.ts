@@ -13,3 +13,5 @@ type SuccessData<Operation> = Operation extends { responses: { 200: { content: {
 export type SessionGrant = SuccessData<paths['/dashboard/session']['post']>;
 export type CreatedApiKey = SuccessData<paths['/keys']['post']>;
 export type Role = SuccessData<paths['/members']['get']>['items'][number]['role'];
+export type RenderedTemplate = SuccessData<paths['/templates/render']['post']>;
+

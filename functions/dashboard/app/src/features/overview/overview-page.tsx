@@ -1,15 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { ErrorNote, Loading } from '../../components/ui';
+import { SES_BOUNCE_REVIEW_RATE, SES_COMPLAINT_REVIEW_RATE } from '../../lib/deliverability';
 import { formatPercent } from '../../lib/format';
 import { useAnalytics, useContactCount, useSubscriberCount } from './api';
 
 /** The charts load on their own: the Overview's figures show while they arrive. */
 const DailyCharts = lazy(() => import('./daily-charts'));
-
-/** SES puts an account under review at these rates (AWS's documented thresholds). */
-export const SES_BOUNCE_REVIEW_RATE = 0.05;
-export const SES_COMPLAINT_REVIEW_RATE = 0.001;
 
 const RANGES = [7, 30, 90] as const;
 
