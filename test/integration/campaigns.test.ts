@@ -323,6 +323,7 @@ describe('a campaign audience, counted before sending, and a Markdown template',
     ownKey = (await admin<{ secretKey: string }>('create-project', '--name', `campaign-audience-${tag}`)).secretKey;
     expect((await call('POST', '/domains', { domain: ownDomain })).status).toBe(201);
     await admin('verify-domain', '--domain', ownDomain);
+    await until(async () => ((await call('GET', '/domains')).body.data.items as { domain: string; status: string }[]).find((item) => item.domain === ownDomain && item.status === 'VERIFIED'));
     for (const label of ['r1', 'r2', 'r3']) await call('POST', '/contacts', { email: `${label}-${tag}@example.com`, subscribed: true, data: { name: label } });
     await call('POST', '/contacts', { email: `off-${tag}@example.com`, subscribed: false, data: { name: 'off' } });
     // A bounced address: suppressed (and unsubscribed), then subscribed again by hand — still suppressed.
