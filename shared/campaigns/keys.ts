@@ -10,6 +10,10 @@ import { projectPartition } from '../projects/keys';
  * | counters   | PROJECT#<pid> | COUNTER#CAMPAIGNS (total and one per status)   |           |
  * | engagement | PROJECT#<pid> | CAMPAIGN_ENGAGED#<cid>#<opened/clicked>#<contactId> | 400 days |
  * | parked     | PROJECT#<pid>#CAMPAIGN#<cid>#PARKED | EMAIL#<emailId>                  |           |
+ * | link       | PROJECT#<pid> | CAMPAIGN_LINK#<cid>#<sha256 of the url, 32 hex> (url, clicks, uniqueClicks) | |
+ * | link count | PROJECT#<pid> | CAMPAIGN_LINKS#<cid> (linkCount: at most MAX_CAMPAIGN_LINKS) |  |
+ * | link clicker | PROJECT#<pid> | CAMPAIGN_ENGAGED#<cid>#link#<hash>#<contactId>  | 400 days |
+ * | hourly     | PROJECT#<pid> | CAMPAIGN_HOURLY#<cid> (<metric>_<hour since the send started>) | |
  *
  * An engagement item exists once per contact who opened (clicked) a campaign: its conditional put
  * decides whether an open is the contact's first, for the unique counts. A parked item marks an
@@ -25,6 +29,11 @@ export const campaignKeys = {
     PK: projectPartition(projectId),
     SK: `CAMPAIGN_ENGAGED#${campaignId}#${kind}#${contactId}`,
   }),
+  link: (projectId: string, campaignId: string, urlHash: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_LINK#${campaignId}#${urlHash}` }),
+  linkPrefix: (campaignId: string) => `CAMPAIGN_LINK#${campaignId}#`,
+  linkCount: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_LINKS#${campaignId}` }),
+  linkClicker: (projectId: string, campaignId: string, urlHash: string, contactId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_ENGAGED#${campaignId}#link#${urlHash}#${contactId}` }),
+  hourly: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_HOURLY#${campaignId}` }),
   parkedPartition: (projectId: string, campaignId: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#PARKED`,
   parked: (projectId: string, campaignId: string, emailId: string) => ({ PK: campaignKeys.parkedPartition(projectId, campaignId), SK: `EMAIL#${emailId}` }),
 };

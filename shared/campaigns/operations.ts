@@ -100,7 +100,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Campaign analytics',
     description:
-      'Counts and rates (see Campaigns): unique opens and clicks and every open and click, bounces, complaints, unsubscribes, failed, suppressed and cancelled emails, and rates in percent of `sentCount` (two decimals; 0 when nothing was sent).',
+      'Counts and rates (see Campaigns): unique opens and clicks and every open and click, bounces, complaints, unsubscribes, failed, suppressed and cancelled emails, and rates in percent of `sentCount` (two decimals; 0 when nothing was sent). `links`: each link clicked in the campaign\'s mail with its `clicks` and `uniqueClicks` (contacts), most clicked first — at most 100 distinct links are kept per campaign (personalised URLs cannot grow it further; clicks on others still count in `clicks`), URLs up to 2,048 characters. `hourly`: for every UTC hour since sending started, up to 14 days, the emails `delivered`, `opened` and `clicked` in it (every open and click). Both are counters kept as SES events arrive (a redelivered event counts once), read in one request whatever the campaign\'s size.',
     success: { status: 200, description: 'Counts and rates', data: campaignStatsResponseSchema },
     errors: [notFoundCase('campaign')],
   },

@@ -53,6 +53,14 @@ export const campaignStatsResponseSchema = v.pipe(
     bounceRate: rateSchema,
     complaintRate: rateSchema,
     unsubscribeRate: rateSchema,
+    links: v.pipe(
+      v.array(v.strictObject({ url: v.string(), clicks: countSchema, uniqueClicks: v.pipe(countSchema, v.description('Contacts who clicked this link')) })),
+      v.description('Clicks per link (from SES click events), most clicked first; at most 100 links per campaign are itemised'),
+    ),
+    hourly: v.pipe(
+      v.array(v.strictObject({ hour: isoDateTimeSchema, delivered: countSchema, opened: countSchema, clicked: countSchema })),
+      v.description('Every UTC hour since sending started (its start time), up to 14 days; empty before sending'),
+    ),
   }),
   v.title('CampaignStats'),
 );

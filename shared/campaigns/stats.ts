@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { statsKeys } from '../stats/keys';
+import { readCampaignHourly, readCampaignLinks, type HourStats, type LinkStats } from './engagement';
 import { readCampaign } from './store';
 
 export interface CampaignStats {
@@ -26,15 +27,23 @@ export interface CampaignStats {
   bounceRate: number;
   complaintRate: number;
   unsubscribeRate: number;
+  /** Clicks per link, most clicked first. */
+  links: LinkStats[];
+  /** Every UTC hour since sending started, up to 14 days. */
+  hourly: HourStats[];
 }
 
 /** Percent of `of`, two decimals; 0 when nothing was sent. */
 const rate = (count: number, of: number) => (of > 0 ? Math.round((count / of) * 10_000) / 100 : 0);
 
-/** GET /campaigns/{id}/stats: two GetItems (the campaign, its counters), whatever its size. */
+/** GET /campaigns/{id}/stats: three GetItems (the campaign, its counters, its hourly item) and one Query of its links, whatever its size. */
 export async function getCampaignStats(projectId: string, campaignId: string): Promise<CampaignStats> {
   const campaign = await readCampaign(projectId, campaignId);
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, 'campaign', campaignId) }));
+  const [{ Item }, links, hourly] = await Promise.all([
+    documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, 'campaign', campaignId) })),
+    readCampaignLinks(projectId, campaignId),
+    readCampaignHourly(projectId, campaignId, campaign.sentAt ?? null),
+  ]);
   const read = (name: string) => (Item?.[name] as number | undefined) ?? 0;
   const sent = read('sent');
   const counts = {
@@ -60,5 +69,7 @@ export async function getCampaignStats(projectId: string, campaignId: string): P
     bounceRate: rate(counts.bouncedCount, sent),
     complaintRate: rate(counts.complainedCount, sent),
     unsubscribeRate: rate(counts.unsubscribedCount, sent),
+    links,
+    hourly,
   };
 }

@@ -29,6 +29,7 @@ export const fieldErrorSchema = v.strictObject({
   field: v.pipe(v.string(), v.examples(['email'])),
   message: v.pipe(v.string(), v.examples(['email must be a valid email address'])),
   code: v.pipe(v.string(), v.examples(['INVALID_EMAIL'])),
+  line: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('Where in a multi-line field (a template body): its 1-based line'))),
 });
 
 /**

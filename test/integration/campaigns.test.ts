@@ -333,6 +333,7 @@ describe('a campaign audience, counted before sending, and a Markdown template',
     ownKey = (await admin<{ secretKey: string }>('create-project', '--name', `campaign-audience-${tag}`)).secretKey;
     expect((await call('POST', '/domains', { domain: ownDomain })).status).toBe(201);
     await admin('verify-domain', '--domain', ownDomain);
+    await until(async () => ((await call('GET', '/domains')).body.data.items as { domain: string; status: string }[]).find((item) => item.domain === ownDomain && item.status === 'VERIFIED'));
     for (const label of ['r1', 'r2', 'r3']) await call('POST', '/contacts', { email: `${label}-${tag}@example.com`, subscribed: true, data: { name: label } });
     await call('POST', '/contacts', { email: `off-${tag}@example.com`, subscribed: false, data: { name: 'off' } });
     // A bounced address: suppressed (and unsubscribed), then subscribed again by hand — still suppressed.
@@ -374,6 +375,25 @@ describe('a campaign audience, counted before sending, and a Markdown template',
     expect(r1.subject).toBe(`Audience ${tag} for r1`);
     expect(r1.body.html).toContain('<h1>Hello r1</h1>');
     expect(r1.body.html).toContain('<strong>News</strong> of the week');
+
+    // Link and hourly figures after simulated opens and clicks (r1 clicks a twice and b once, r2 clicks a once)
+    const r2 = mails.find((mail) => mail.destination.to[0]!.startsWith('r2-'))!;
+    const simulate = (mail: StoredEmail, type: string, link?: string) => fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ messageId: mail.messageId, type, ...(link ? { link } : {}) }) });
+    for (const [mail, type, link] of [[r1, 'open'], [r1, 'click', 'https://example.com/a'], [r1, 'click', 'https://example.com/a'], [r1, 'click', 'https://example.com/b'], [r2, 'click', 'https://example.com/a']] as const) {
+      expect((await simulate(mail, type, link)).status).toBe(202);
+    }
+    const stats = await until(async () => {
+      const { body } = await call('GET', `/campaigns/${created.body.data.id}/stats`);
+      return body.data.clicks >= 4 && body.data.links.reduce((sum: number, item: { clicks: number }) => sum + item.clicks, 0) >= 4 ? body.data : undefined;
+    });
+    expect(stats.links).toEqual([
+      { url: 'https://example.com/a', clicks: 3, uniqueClicks: 2 },
+      { url: 'https://example.com/b', clicks: 1, uniqueClicks: 1 },
+    ]);
+    const totals = stats.hourly.reduce((sum: { delivered: number; opened: number; clicked: number }, hour: { delivered: number; opened: number; clicked: number }) => ({ delivered: sum.delivered + hour.delivered, opened: sum.opened + hour.opened, clicked: sum.clicked + hour.clicked }), { delivered: 0, opened: 0, clicked: 0 });
+    expect(stats.hourly[0].hour).toBe(`${sent.sentAt.slice(0, 13)}:00:00.000Z`);
+    expect(totals).toEqual({ delivered: stats.deliveredCount, opened: stats.opens, clicked: stats.clicks });
+    expect(totals.clicked).toBe(4);
   });
 
   it('answers 404 for an unknown campaign', async () => {

@@ -237,7 +237,7 @@ describe('POST /templates/render', () => {
     expect(response.body.data).toEqual({
       subject: 'Hi <script>alert(1)</script> & co',
       html: '<p>Hi &lt;script&gt;alert(1)&lt;&#x2F;script&gt;</p><b>bold</b>',
-      text: 'Hi <script>alert(1)</script>\n\nBOLD',
+      text: 'Hi <script>alert(1)</script>\n\nbold',
       previewUrl: expect.stringMatching(/\/templates\/previews\/[A-Za-z0-9_-]{32}$/),
       previewExpiresAt: expect.any(String),
     });
