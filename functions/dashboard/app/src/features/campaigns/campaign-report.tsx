@@ -9,17 +9,7 @@ import { formatDateTime, formatPercent } from '../../lib/format';
 import { useCampaignStats, useCancelCampaign, useSendCampaign, type Campaign } from './api';
 
 type Stats = NonNullable<ReturnType<typeof useCampaignStats>['data']>;
-interface LinkFigure {
-  url: string;
-  clicks: number;
-  uniqueClicks: number;
-}
-interface HourFigure {
-  hour: string;
-  delivered: number;
-  opened: number;
-  clicked: number;
-}
+type HourFigure = Stats['hourly'][number];
 
 /**
  * A campaign once it has started: every figure and rate of GET /campaigns/{id}/stats, the hourly
@@ -103,7 +93,7 @@ export default function CampaignReport({ campaign }: { campaign: Campaign }) {
 }
 
 function Figures({ stats }: { stats: Stats }) {
-  const { links = [], hourly = [] } = stats as Stats & { links?: LinkFigure[]; hourly?: HourFigure[] };
+  const { links, hourly } = stats;
   const bounce = rateLevel(stats.bounceRate / 100, 'bounce');
   const complaint = rateLevel(stats.complaintRate / 100, 'complaint');
   const cards: [string, number | string, string?, ('ok' | 'warn' | 'danger')?][] = [
