@@ -12,17 +12,17 @@ describe('segments infrastructure', () => {
     resources = template.toJSON().Resources;
   });
 
-  test('the six segment routes are served by the segments function with secret keys only', () => {
+  test('the seven segment routes are served by the segments function with secret keys only', () => {
     const segmentRoutes = routes.filter((route) => route.group === 'segments');
     expect(segmentRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
-      ['DELETE /segments/{id}', 'GET /segments', 'GET /segments/{id}', 'GET /segments/{id}/contacts', 'PATCH /segments/{id}', 'POST /segments'].sort(),
+      ['DELETE /segments/{id}', 'GET /segments', 'GET /segments/{id}', 'GET /segments/{id}/contacts', 'PATCH /segments/{id}', 'POST /segments', 'POST /segments/preview'].sort(),
     );
     for (const route of segmentRoutes) expect(route.keys).toEqual(['secret']);
     const fnId = idAt(template, 'AWS::Lambda::Function', 'SegmentsFunction/Resource');
     // On-demand evaluation gets API Gateway's whole window and more memory.
     expect(resources[fnId]!.Properties).toMatchObject({ Timeout: 29, MemorySize: 1024 });
     const methods = Object.values(resources).filter((resource) => resource.Type === 'AWS::ApiGateway::Method' && JSON.stringify(resource.Properties.Integration ?? {}).includes(fnId));
-    expect(methods).toHaveLength(6);
+    expect(methods).toHaveLength(7);
     for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 
