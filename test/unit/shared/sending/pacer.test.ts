@@ -2,8 +2,7 @@ import { jest } from '@jest/globals';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { acquireSendSlot, admitSend, nextSlot, pacerIncrementInput, pacerRestartInput, resetPacerMemory, SAFETY, slotIntervalMs } from '../../../../shared/sending/pacer';
-import { mockPacerTable } from '../../../support/pacer-table';
+import { acquireSendSlot, admitSend, nextSlot, pacerUpdateInput, resetPacerMemory, SAFETY, slotIntervalMs } from '../../../../shared/sending/pacer';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
@@ -70,34 +69,20 @@ describe('pacer arithmetic', () => {
   });
 });
 
-describe('the pacer writes', () => {
-  it('reserves on a busy pacer with one conditional increment that returns the tat it leaves', () => {
-    expect(pacerIncrementInput(147.5, 1_000)).toEqual({
-      TableName: 'mailwright-test',
-      Key: { PK: 'SES_PACER', SK: 'SES_PACER' },
-      UpdateExpression: 'SET tat = tat + :run',
-      ConditionExpression: 'tat >= :now',
-      ExpressionAttributeValues: { ':run': 147.5, ':now': 1_000 },
-      ReturnValues: 'UPDATED_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    });
-  });
-
-  it('bounds where a campaign run may start', () => {
-    const input = pacerIncrementInput(100, 1_000, 1_050);
-    expect(input.ConditionExpression).toBe('tat BETWEEN :now AND :latest');
-    expect(input.ExpressionAttributeValues).toEqual({ ':run': 100, ':now': 1_000, ':latest': 1_050 });
-  });
-
-  it('restarts an idle pacer at now', () => {
-    expect(pacerRestartInput(73.5, 7_000)).toEqual({
+describe('pacerUpdateInput', () => {
+  it('is a read-free conditional write of the next tat', () => {
+    expect(pacerUpdateInput(1_000.5, 1_074.1)).toEqual({
       TableName: 'mailwright-test',
       Key: { PK: 'SES_PACER', SK: 'SES_PACER' },
       UpdateExpression: 'SET tat = :next',
-      ConditionExpression: 'attribute_not_exists(tat) OR tat < :now',
-      ExpressionAttributeValues: { ':next': 7_073.5, ':now': 7_000 },
+      ConditionExpression: 'attribute_not_exists(tat) OR tat = :expected',
+      ExpressionAttributeValues: { ':next': 1_074.1, ':expected': 1_000.5 },
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
+  });
+
+  it('expects 0 when this instance has never seen a tat', () => {
+    expect(pacerUpdateInput(undefined, 5).ExpressionAttributeValues).toEqual({ ':next': 5, ':expected': 0 });
   });
 });
 
@@ -107,29 +92,31 @@ describe('acquireSendSlot', () => {
     resetPacerMemory();
   });
 
-  it('restarts an idle pacer in one write, then increments the tat it left', async () => {
+  it('takes the slot in one write when uncontended, then conditions on the tat it wrote', async () => {
     // Prepare
-    const table = mockPacerTable(ddb);
+    ddb.on(UpdateCommand).resolves({});
     const now = 1_700_000_000_000;
     const interval = slotIntervalMs(14);
     let clock = now;
 
     // Act
     await acquireSendSlot(14, () => clock);
-    clock = now + interval / 2; // the second caller arrives before the tat: it sleeps until its slot, half an interval
+    clock = now + interval; // the second caller arrives exactly at its slot: no sleep
     await acquireSendSlot(14, () => clock);
 
     // Assess
     const calls = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
-    expect(calls).toEqual([pacerRestartInput(interval, now), pacerIncrementInput(interval, now + interval / 2)]);
-    expect(table.tat()).toBeCloseTo(now + 2 * interval, 6);
+    expect(calls).toEqual([pacerUpdateInput(undefined, now + interval), pacerUpdateInput(now + interval, now + 2 * interval)]);
   });
 
-  it('switches to the increment when another instance made the pacer busy, and sleeps until its slot', async () => {
+  it('retries with the tat returned by a failed condition and sleeps until its slot', async () => {
     // Prepare: another instance moved tat 40 ms into the future
     const now = Date.now();
     const theirs = now + 40;
-    mockPacerTable(ddb, { initialTat: theirs });
+    ddb
+      .on(UpdateCommand)
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: { tat: { N: String(theirs) } } }))
+      .resolves({});
 
     // Act
     await acquireSendSlot(14, () => now);
@@ -137,7 +124,8 @@ describe('acquireSendSlot', () => {
 
     // Assess
     const calls = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
-    expect(calls).toEqual([pacerRestartInput(slotIntervalMs(14), now), pacerIncrementInput(slotIntervalMs(14), now)]);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toEqual(pacerUpdateInput(theirs, theirs + slotIntervalMs(14)));
     expect(waited).toBeGreaterThanOrEqual(35);
     expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
   });
@@ -151,29 +139,27 @@ describe('acquireSendSlot', () => {
     // Act
     await acquireSendSlot(14, () => now);
 
-    // Assess: 900 lies before now: the pacer is idle, restart it
+    // Assess
     expect(ddb.commandCalls(GetCommand)[0]!.args[0].input).toEqual({ TableName: 'mailwright-test', Key: { PK: 'SES_PACER', SK: 'SES_PACER' }, ConsistentRead: true });
-    expect(ddb.commandCalls(UpdateCommand)[1]!.args[0].input).toEqual(pacerRestartInput(slotIntervalMs(14), now));
+    expect(ddb.commandCalls(UpdateCommand)[1]!.args[0].input).toEqual(pacerUpdateInput(900, 1_000 + slotIntervalMs(14)));
   });
 
-  it('serves concurrent callers of one instance with runs of slots', async () => {
+  it('serves concurrent callers of one instance with runs of slots, each write expecting the previous tat', async () => {
     // Prepare
-    const table = mockPacerTable(ddb);
+    ddb.on(UpdateCommand).resolves({});
     const now = 1_000;
-    const interval = slotIntervalMs(1000);
 
-    // Act: three records of one batch ask at once (the clock stands still)
+    // Act: three records of one batch ask at once (the clock stands still; slots are in the past)
     await Promise.all([acquireSendSlot(1000, () => now), acquireSendSlot(1000, () => now), acquireSendSlot(1000, () => now)]);
 
     // Assess: the first caller's write goes out alone; the two that queued behind it share the
-    // next write, an increment by two slots — three slots, two writes, no failed condition
+    // next write, which reserves two consecutive slots — three slots, two writes, no lost races
     const values = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.ExpressionAttributeValues);
+    const interval = slotIntervalMs(1000);
     expect(values).toEqual([
-      { ':next': now + interval, ':now': now },
-      { ':run': 2 * interval, ':now': now },
+      { ':expected': 0, ':next': now + interval },
+      { ':expected': now + interval, ':next': now + 3 * interval },
     ]);
-    expect(table.failed).toEqual({});
-    expect(table.tat()).toBeCloseTo(now + 3 * interval, 6);
   });
 
   it('admitSend spaces requests of this instance by the slot interval, letting at most two catch up at once', async () => {
