@@ -10,7 +10,7 @@ import { countEvents, eventWriteItems, newEvent, type ContactEvent } from '../ev
 import { contactPage, lastEventAtFrom, loadNameFacts, namedEventsSince } from './evaluate';
 import { compileFilter, contactPaths, eventWindows, type ContactView, type FilterGroup } from './filter';
 import { segmentKeys } from './keys';
-import { changedAt, ENTERED, EXITED, isRecorded, membershipDiff, memberWrite, quietBeforeOf, reasonsOf, reevaluateContact, segmentCountUpdate, StaleSegment, type TrackedSegment } from './membership';
+import { ENTERED, EXITED, membershipDiff, memberWrite, reasonsOf, reevaluateContact, segmentCountUpdate, StaleSegment, type TrackedSegment } from './membership';
 
 /**
  * The build of a tracked segment's membership, after its creation or a change of its filters:
@@ -32,25 +32,13 @@ import { changedAt, ENTERED, EXITED, isRecorded, membershipDiff, memberWrite, qu
  * after the stream consumer already evaluated that change against the old membership. So after
  * writing, the build re-reads the page's contacts (and the filter's events since the read) and
  * re-evaluates any that changed, the way the stream consumer does: from the table's current state.
- * And it leaves a member the stream consumer wrote after the page was read: that came from a newer
- * state than the page's (exiting it, then re-entering it, would record a second entry).
- *
- * A creation build records no segment.entered for contacts unchanged since the segment's creation
- * (they were in it from the start) and records one for contacts that changed since, exactly as
- * the stream consumer decides (membership.ts, TrackedSegment.quietBefore): the member item's
- * conditional put lets one of them write it, so such a contact enters once whoever comes first.
- * (test/unit/shared/segments/interleaving.test.ts drives both through every order of their steps.)
  */
 
 export const buildJobSchema = v.object({
   projectId: v.pipe(v.string(), v.nonEmpty()),
   segmentId: v.pipe(v.string(), v.nonEmpty()),
   filtersVersion: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  /**
-   * Filter changes record every entry and exit. Creation builds (false) record none for contacts
-   * that were in the segment from its creation, and record those of contacts that changed since
-   * (TrackedSegment.quietBefore), as the stream consumer does: whoever writes a member first.
-   */
+  /** Creation builds record no segment.entered (the segment is new); filter changes do. */
   recordEvents: v.boolean(),
   /** The contact page to start from (the last page's LastEvaluatedKey); absent: the first. */
   startKey: v.optional(v.record(v.string(), v.string())),
@@ -91,17 +79,9 @@ export async function runBuild(job: BuildJob, deadline: number): Promise<BuildOu
       const page = await contactPage(job.projectId, paths, startKey, PAGE_SIZE);
       if (page.contacts.length > 0) {
         const desired = page.contacts.filter((contact) => predicate(contact, lastEventAtFrom(facts, contact.id))).map((contact) => contact.id);
-        const current = await membersWithin(job.projectId, segment.id, page.contacts);
-        const { enter, exit: leaving } = membershipDiff(desired, current.keys());
-        // A member the stream consumer wrote after the page was read came from a newer state than the page's.
-        const exit = leaving.filter((contactId) => !(Date.parse(current.get(contactId) ?? '') >= readAt - EVENT_SKEW_MS));
-        const byId = new Map(page.contacts.map((contact) => [contact.id, contact]));
-        const recorded = (contactId: string) =>
-          job.recordEvents || isRecorded(segment, changedAt(segment.filters, byId.get(contactId), lastEventAtFrom(facts, contactId), now));
-        await applyChanges(job.projectId, segment, [
-          ...enter.map((contactId) => ({ contactId, enter: true, record: recorded(contactId) })),
-          ...exit.map((contactId) => ({ contactId, enter: false, record: recorded(contactId) })),
-        ]);
+        const current = await memberIdsWithin(job.projectId, segment.id, page.contacts);
+        const { enter, exit } = membershipDiff(desired, current);
+        await applyChanges(job.projectId, segment, enter, exit, job.recordEvents);
         await reconcilePage(job.projectId, segment.filters, page.contacts, readAt);
       }
       startKey = page.nextKey;
@@ -117,11 +97,11 @@ export async function runBuild(job: BuildJob, deadline: number): Promise<BuildOu
 async function readTracked(job: BuildJob): Promise<TrackedSegment | undefined> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: segmentKeys.segment(job.projectId, job.segmentId), ConsistentRead: true }));
   if (!Item || Item.trackMembership !== true || Item.filtersVersion !== job.filtersVersion) return undefined;
-  return { id: Item.segmentId as string, name: Item.name as string, filters: Item.filters as FilterGroup, filtersVersion: Item.filtersVersion as number, quietBefore: quietBeforeOf(Item) };
+  return { id: Item.segmentId as string, name: Item.name as string, filters: Item.filters as FilterGroup, filtersVersion: Item.filtersVersion as number };
 }
 
-/** The members among a page of contacts (newest first), with when they entered: one Query over their contact-id range. */
-async function membersWithin(projectId: string, segmentId: string, contacts: ContactView[]): Promise<Map<string, string>> {
+/** The members among a page of contacts (newest first): one Query over their contact-id range. */
+async function memberIdsWithin(projectId: string, segmentId: string, contacts: ContactView[]): Promise<string[]> {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :low AND :high',
     ExpressionAttributeValues: {
@@ -129,34 +109,33 @@ async function membersWithin(projectId: string, segmentId: string, contacts: Con
       ':low': segmentKeys.member(projectId, segmentId, contacts[contacts.length - 1]!.id).SK,
       ':high': segmentKeys.member(projectId, segmentId, contacts[0]!.id).SK,
     },
-    ProjectionExpression: 'contactId, enteredAt',
+    ProjectionExpression: 'contactId',
     ConsistentRead: true,
   });
-  return new Map(items.map((item) => [item.contactId as string, String(item.enteredAt ?? '')]));
+  return items.map((item) => item.contactId as string);
 }
 
 interface Change {
   contactId: string;
   enter: boolean;
-  /** With its segment.entered / segment.exited event. */
-  record: boolean;
 }
 
 /** Writes the changes in transactions with the counter; throws StaleSegment when the segment moved on. */
-async function applyChanges(projectId: string, segment: TrackedSegment, changes: Change[]): Promise<void> {
-  const size = changes.some((change) => change.record) ? CHANGES_WITH_EVENTS_PER_TRANSACTION : CHANGES_PER_TRANSACTION;
+async function applyChanges(projectId: string, segment: TrackedSegment, enter: string[], exit: string[], recordEvents: boolean): Promise<void> {
+  const changes: Change[] = [...enter.map((contactId) => ({ contactId, enter: true })), ...exit.map((contactId) => ({ contactId, enter: false }))];
+  const size = recordEvents ? CHANGES_WITH_EVENTS_PER_TRANSACTION : CHANGES_PER_TRANSACTION;
   for (let start = 0; start < changes.length; start += size) {
-    await applyChunk(projectId, segment, changes.slice(start, start + size));
+    await applyChunk(projectId, segment, changes.slice(start, start + size), recordEvents);
   }
 }
 
-async function applyChunk(projectId: string, segment: TrackedSegment, chunk: Change[]): Promise<void> {
+async function applyChunk(projectId: string, segment: TrackedSegment, chunk: Change[], recordEvents: boolean): Promise<void> {
   let pending = chunk;
   while (pending.length > 0) {
     const at = new Date();
-    const events: ContactEvent[] = pending
-      .filter((change) => change.record)
-      .map((change) => newEvent({ name: change.enter ? ENTERED : EXITED, contactId: change.contactId, data: { segmentId: segment.id, segmentName: segment.name } }, at));
+    const events: ContactEvent[] = recordEvents
+      ? pending.map((change) => newEvent({ name: change.enter ? ENTERED : EXITED, contactId: change.contactId, data: { segmentId: segment.id, segmentName: segment.name } }, at))
+      : [];
     const delta = pending.reduce((sum, change) => sum + (change.enter ? 1 : -1), 0);
     const items: TransactItem[] = [
       segmentCountUpdate(projectId, segment, delta),

@@ -19,8 +19,7 @@ import { toContact } from '../contacts/contacts';
  * are idempotent under stream redelivery and keep memberCount exact:
  *   membership item put (if absent) / delete (if present)
  *   + the segment's memberCount ADD ±1, conditioned on the filters version that was evaluated
- *   + the segment.entered / segment.exited event with its counters (none for a contact that was in
- *     a new segment from its creation: TrackedSegment.quietBefore).
+ *   + the segment.entered / segment.exited event with its counters.
  */
 
 export interface TrackedSegment {
@@ -28,19 +27,7 @@ export interface TrackedSegment {
   name: string;
   filters: FilterGroup;
   filtersVersion: number;
-  /**
-   * While the segment has its creation's filters (version 1): its creation time (ms). A contact
-   * whose state is no newer (changedAt) was in the segment from its creation, so it joins with no
-   * segment.entered; every other change of membership is an entry or an exit and is recorded.
-   * The build and the stream consumer decide alike from the table's state, and the member item's
-   * conditional write lets exactly one of them write it: whoever comes first, one event or none.
-   */
-  quietBefore?: number;
 }
-
-/** The quietBefore of a segment item: its creation time while its filters are the creation's. */
-export const quietBeforeOf = (item: Record<string, unknown>): number | undefined =>
-  item.filtersVersion === 1 && typeof item.createdAt === 'string' ? Date.parse(item.createdAt) : undefined;
 
 export const SEGMENT_EVENT_PREFIX = 'segment.';
 export const ENTERED = 'segment.entered';
@@ -97,19 +84,6 @@ export function decideMembership(
   return { enter, exit };
 }
 
-/**
- * When the contact last changed as the filters see it: its updatedAt, or a later event of a name
- * they mention. A deleted contact changed now.
- */
-export function changedAt(filters: FilterGroup, contact: ContactView | undefined, lastEventAt: LastEventAt, now: number): number {
-  if (!contact) return now;
-  const times = [...eventWindows(filters, now).keys()].map((name) => lastEventAt(name) ?? 0);
-  return Math.max(Date.parse(contact.updatedAt) || 0, ...times);
-}
-
-/** Whether a contact's joining or leaving, for its state as of `changed`, is recorded (segment.entered / segment.exited). */
-export const isRecorded = (segment: TrackedSegment, changed: number): boolean => segment.quietBefore === undefined || changed > segment.quietBefore;
-
 /** The changes that bring `current` members to `desired` ones. */
 export function membershipDiff(desired: Iterable<string>, current: Iterable<string>): { enter: string[]; exit: string[] } {
   const want = new Set(desired);
@@ -146,11 +120,11 @@ export async function loadTrackedSegments(projectId: string): Promise<TrackedSeg
     KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
     FilterExpression: 'trackMembership = :true',
     ExpressionAttributeValues: { ':pk': segmentKeys.partition(projectId), ':prefix': segmentKeys.segmentPrefix, ':true': true },
-    ProjectionExpression: 'segmentId, #name, #filters, filtersVersion, createdAt',
+    ProjectionExpression: 'segmentId, #name, #filters, filtersVersion',
     ExpressionAttributeNames: { '#name': 'name', '#filters': 'filters' },
     ConsistentRead: true,
   });
-  return items.map((item) => ({ id: item.segmentId as string, name: item.name as string, filters: item.filters as FilterGroup, filtersVersion: item.filtersVersion as number, quietBefore: quietBeforeOf(item) }));
+  return items.map((item) => ({ id: item.segmentId as string, name: item.name as string, filters: item.filters as FilterGroup, filtersVersion: item.filtersVersion as number }));
 }
 
 /** One contact's latest event times for the names the filters mention (GSI1, filtered by name); also a workflow CONDITION's facts. */
@@ -274,10 +248,9 @@ export async function reevaluateContact(
     ]);
     const contact = stored.Item ? toContact(stored.Item) : undefined;
     const { enter, exit } = decideMembership(segments, contact, (name) => times.get(name), (id) => current.has(id), now);
-    const recorded = (segment: TrackedSegment) => isRecorded(segment, changedAt(segment.filters, contact, (name) => times.get(name), now));
     try {
-      for (const segment of enter) await applyChange(projectId, segment, contactId, true, recorded(segment));
-      for (const segment of exit) await applyChange(projectId, segment, contactId, false, recorded(segment));
+      for (const segment of enter) await applyChange(projectId, segment, contactId, true);
+      for (const segment of exit) await applyChange(projectId, segment, contactId, false);
       return { entered: enter.length, exited: exit.length };
     } catch (error) {
       if (!(error instanceof StaleSegment) || attempt >= 3) throw error;

@@ -14,12 +14,9 @@ const P = 'P1';
 const SEGMENT = '01JSEGMENT000000000000000A';
 const UPDATED = '2026-11-01T00:00:00.000Z';
 const pro = { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] };
-/** A creation build: the segment's first filters. */
-const job: BuildJob = { projectId: P, segmentId: SEGMENT, filtersVersion: 1, recordEvents: false };
-/** The segment's creation, after the contacts' last change (UPDATED): they were in it from its creation. */
-const CREATED = '2026-11-02T00:00:00.000Z';
+const job: BuildJob = { projectId: P, segmentId: SEGMENT, filtersVersion: 2, recordEvents: false };
 
-const segmentItem = (filtersVersion = 1) => ({ PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}`, segmentId: SEGMENT, name: 'Pro', filters: pro, trackMembership: true, filtersVersion, createdAt: CREATED });
+const segmentItem = (filtersVersion = 2) => ({ PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}`, segmentId: SEGMENT, name: 'Pro', filters: pro, trackMembership: true, filtersVersion });
 const contact = (id: string, plan: string) => ({ contactId: id, email: `${id.toLowerCase()}@example.com`, subscribed: true, data: { plan }, updatedAt: UPDATED });
 const cancelled = (...codes: string[]) => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
 
@@ -68,7 +65,7 @@ describe('runBuild', () => {
       Key: { PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}` },
       UpdateExpression: 'ADD memberCount :delta',
       ConditionExpression: 'filtersVersion = :version',
-      ExpressionAttributeValues: { ':delta': 0, ':version': 1 },
+      ExpressionAttributeValues: { ':delta': 0, ':version': 2 },
     });
     expect(items![1]!.Put).toMatchObject({ Item: { PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#C3`, contactId: 'C3' }, ConditionExpression: 'attribute_not_exists(PK)' });
     expect(items![2]!.Delete).toMatchObject({ Key: { PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#C1` }, ConditionExpression: 'attribute_exists(PK)' });
@@ -77,7 +74,7 @@ describe('runBuild', () => {
         Key: { PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}` },
         UpdateExpression: 'SET membershipStatus = :ready',
         ConditionExpression: 'filtersVersion = :version',
-        ExpressionAttributeValues: { ':ready': 'READY', ':version': 1 },
+        ExpressionAttributeValues: { ':ready': 'READY', ':version': 2 },
       }),
     ]);
   });
