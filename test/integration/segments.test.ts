@@ -262,7 +262,7 @@ describe('segments: errors', () => {
 
 describe('POST /segments/preview', () => {
   let key: string;
-  const filters = (operator: string) => ({ operator, conditions: [where('data.plan', 'equals', 'pro'), where('signed_up', 'triggered')] });
+  const filters = (operator: string) => ({ operator, conditions: [where('data.plan', 'equals', 'pro'), { field: 'event', operator: 'triggered', value: 'signed_up' }] });
 
   beforeAll(async () => {
     ({ secretKey: key } = await project('segments-preview'));
