@@ -25,9 +25,21 @@ export const campaignKeys = {
 export const useCampaigns = (query: CampaignsQuery) =>
   useQuery({ queryKey: campaignKeys.list(query), queryFn: () => unwrap(api.GET('/campaigns', { params: { query } })), placeholderData: keepPreviousData });
 
-/** A campaign, read again every few seconds while it is SENDING (and only then). */
+/**
+ * A campaign, read again every few seconds while it is SENDING (and only then), and once when a
+ * SCHEDULED one is due, so its page shows it start without a reload (a second later while the
+ * scheduler has not fired yet).
+ */
 export const useCampaign = (id: string) =>
-  useQuery({ queryKey: campaignKeys.detail(id), queryFn: () => unwrap(api.GET('/campaigns/{id}', { params: { path: { id } } })), enabled: Boolean(id), refetchInterval: (query) => live(query.state.data?.status) });
+  useQuery({ queryKey: campaignKeys.detail(id), queryFn: () => unwrap(api.GET('/campaigns/{id}', { params: { path: { id } } })), enabled: Boolean(id), refetchInterval: (query) => campaignRefetch(query.state.data) });
+
+/** A timer's longest useful wait: browsers fire longer ones (over 2^31 ms) at once. */
+const MAX_WAIT_MS = 60 * 60_000;
+
+function campaignRefetch(campaign: Campaign | undefined): number | false {
+  if (campaign?.status === 'SCHEDULED' && campaign.scheduledFor) return Math.min(MAX_WAIT_MS, Math.max(1_000, Date.parse(campaign.scheduledFor) - Date.now() + 1_000));
+  return live(campaign?.status);
+}
 
 export const useCampaignStats = (id: string, status: CampaignStatus | undefined) =>
   useQuery({ queryKey: campaignKeys.stats(id), queryFn: () => unwrap(api.GET('/campaigns/{id}/stats', { params: { path: { id } } })), refetchInterval: live(status) });
