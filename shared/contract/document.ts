@@ -117,8 +117,15 @@ function successResponses(doc: OperationDoc, components: Components): Record<str
   };
 }
 
+/** Raw answers by status; one status may come in several media types (its descriptions joined). */
 function rawResponses(doc: OperationDoc): Record<string, JsonSchema> {
-  return Object.fromEntries((doc.rawResponses ?? []).map((raw) => [String(raw.status), { description: raw.description, content: { [raw.mediaType]: { schema: { type: 'string' } } } }]));
+  const responses: Record<string, JsonSchema> = {};
+  for (const raw of doc.rawResponses ?? []) {
+    const response = (responses[String(raw.status)] ??= { description: '', content: {} });
+    response.description = response.description ? `${response.description}; ${raw.description}` : raw.description;
+    response.content[raw.mediaType] = { schema: { type: 'string' } };
+  }
+  return responses;
 }
 
 /** The errors a route answers: its own, plus those its shape implies (keys, body, query, cursor). */

@@ -18,7 +18,10 @@ export const unsubscribeOperations: Record<string, OperationDoc> = {
     description:
       'Unsubscribes the contact (`contact.unsubscribed`, counted in the campaign whose mail carried the link; again: no change). Mail clients POST here for `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058) with the form-encoded body `List-Unsubscribe=One-Click`: the answer is `text/plain`. Any other body (the page\'s button) answers the unsubscribed page, with a re-subscribe button.',
     success: { status: 200, description: 'Unsubscribed: text/plain for one-click, else the unsubscribed page (text/html)', mediaType: 'text/plain', schema: { type: 'string' } },
-    rawResponses: [{ status: 400, description: 'The link is not valid (text/plain for one-click, else text/html)', mediaType: 'text/plain' }],
+    rawResponses: [
+      { status: 400, description: 'The link is not valid: a page for the form', mediaType: 'text/html' },
+      { status: 400, description: 'plain text for one-click', mediaType: 'text/plain' },
+    ],
   },
   'POST /unsubscribe/{token}/resubscribe': {
     operationId: 'resubscribe',

@@ -52,7 +52,7 @@ describe('an over-long path parameter', () => {
     TEST_TIMEOUT_MS,
   );
 
-  it.each(withParameters.filter((route) => route.path.includes('{token}')).map((route) => [`${route.method} ${route.path}`, route] as const))(
+  it.each(withParameters.filter((route) => route.path.startsWith('/unsubscribe/{token}')).map((route) => [`${route.method} ${route.path}`, route] as const))(
     '%s answers its documented 400 (the invalid-link answer, the token being the credential)',
     async (_key, route) => {
       // Act
@@ -63,4 +63,11 @@ describe('an over-long path parameter', () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  it('GET /templates/previews/{token} answers an over-long token as the unknown preview it is: 404', async () => {
+    // Act
+    const response = await api('GET', `/templates/previews/${LONG_ID}`, { key: null });
+    // Assess
+    expect(response.status).toBe(404);
+  }, TEST_TIMEOUT_MS);
 });
