@@ -1,4 +1,4 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, type QueryKey } from '@tanstack/react-query';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -6,3 +6,13 @@ export const queryClient = new QueryClient({
     queries: { staleTime: 15_000, retry: (count, error) => count < 2 && ((error as { status?: number }).status ?? 500) >= 500 },
   },
 });
+
+/**
+ * After a DELETE: the lists are refetched and the deleted thing's own queries are only marked
+ * stale. Removing them instead would let the page still on screen (re-rendered by the mutation
+ * before it navigates away) build them anew and read a 404.
+ */
+export async function afterDelete(client: QueryClient, keys: { lists: QueryKey; own: QueryKey }) {
+  await client.invalidateQueries({ queryKey: keys.own, refetchType: 'none' });
+  await client.invalidateQueries({ queryKey: keys.lists });
+}

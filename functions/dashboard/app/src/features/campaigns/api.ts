@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
+import { afterDelete } from '../../lib/query-client';
 import type { paths } from '../../lib/schema';
 
 export type CampaignsQuery = NonNullable<paths['/campaigns']['get']['parameters']['query']>;
@@ -82,10 +83,7 @@ export function useDeleteCampaign(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => unwrap(api.DELETE('/campaigns/{id}', { params: { path: { id } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: [...campaignKeys.all, 'list'] });
-      queryClient.removeQueries({ queryKey: campaignKeys.detail(id) });
-    },
+    onSuccess: () => afterDelete(queryClient, { lists: [...campaignKeys.all, 'list'], own: campaignKeys.detail(id) }),
   });
 }
 

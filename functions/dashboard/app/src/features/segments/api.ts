@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api, unwrap } from '../../lib/api-client';
+import { afterDelete } from '../../lib/query-client';
 import type { ApiFilter } from './filter-model';
 
 /** Every key of this feature sits under `all`: a saved change makes lists, segments and members stale. */
@@ -92,14 +93,12 @@ export const useCreateSegment = (onDone: (segment: { id: string }) => void) => u
 export const useUpdateSegment = (id: string, onDone: (segment: { id: string }) => void) =>
   useSegmentMutation((body: Omit<SegmentInput, 'trackMembership'>) => unwrap(api.PATCH('/segments/{id}', { params: { path: { id } }, body })), onDone);
 
-/** Deletes the segment; its own queries are dropped rather than refetched (they would read a 404). */
 export function useDeleteSegment(id: string, onDone: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => unwrap(api.DELETE('/segments/{id}', { params: { path: { id } } })),
-    onSuccess: () => {
-      queryClient.removeQueries({ queryKey: segmentKeys.detail(id) });
-      void queryClient.invalidateQueries({ queryKey: segmentKeys.all });
+    onSuccess: async () => {
+      await afterDelete(queryClient, { lists: [...segmentKeys.all, 'list'], own: segmentKeys.detail(id) });
       onDone();
     },
   });

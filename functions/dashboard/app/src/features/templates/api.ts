@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../lib/api-client';
+import { afterDelete } from '../../lib/query-client';
 import type { paths } from '../../lib/schema';
 
 export type TemplatesQuery = NonNullable<paths['/templates']['get']['parameters']['query']>;
@@ -34,10 +35,7 @@ export function useDeleteTemplate(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => unwrap(api.DELETE('/templates/{id}', { params: { path: { id } } })),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: [...templateKeys.all, 'list'] });
-      queryClient.removeQueries({ queryKey: templateKeys.detail(id) });
-    },
+    onSuccess: () => afterDelete(queryClient, { lists: [...templateKeys.all, 'list'], own: templateKeys.detail(id) }),
   });
 }
 
