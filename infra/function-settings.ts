@@ -10,6 +10,7 @@ import { variables } from '../shared/config/variables';
 export const functionSettings = [
   { context: 'webhookAllowedHosts', env: variables.webhookAllowedHosts.name },
   { context: 'webhookRetrySchedule', env: variables.webhookRetrySchedule.name },
+  { context: 'webhookDisableAfterSeconds', env: variables.webhookDisableAfterSeconds.name },
   { context: 'webhookEndpointConcurrency', env: variables.webhookEndpointConcurrency.name },
   { context: 'segmentInlineBuildMaxContacts', env: variables.segmentInlineBuildMaxContacts.name },
   { context: 'segmentOnDemandMaxContacts', env: variables.segmentOnDemandMaxContacts.name },

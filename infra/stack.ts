@@ -39,10 +39,10 @@ export class MailwrightStack extends Stack {
     const { sender } = addSending(this, resources, api, { sendRatePerSecond });
     addSegments(this, resources, api);
     addImportsExports(this, resources, api);
-    addDashboard(this, resources, api);
+    const { dashboardMail } = addDashboard(this, resources, api);
     // Before campaigns: the scheduler role's grants are listed in this order in the deployed stack.
     addWorkflows(this, resources, api);
-    addWebhooks(this, resources, api);
+    addWebhooks(this, resources, api, { dashboardMail });
     addCampaigns(this, resources, api, { sendRatePerSecond });
 
     // Alarms (to an SNS topic; -c alarmEmail=… subscribes an address) and the CloudWatch dashboard.

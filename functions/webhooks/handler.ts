@@ -1,7 +1,7 @@
 import { createHttpHandler } from '../../shared/http/handler';
 import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
-import { listDeliveries, sendTestEvent } from '../../shared/webhooks/deliveries';
+import { listDeliveries, replayDelivery, sendTestEvent } from '../../shared/webhooks/deliveries';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, patchEndpoint, rotateSecret } from '../../shared/webhooks/endpoints';
 import { createWebhookSchema, listDeliveriesQuerySchema, patchWebhookSchema } from '../../shared/webhooks/schemas';
 
@@ -42,5 +42,10 @@ export const handler = createHttpHandler({
 
   'GET /webhooks/{id}/deliveries': async ({ projectId, pathParameters, query }) => ({
     data: await listDeliveries(projectId, pathId(pathParameters, 'Webhook'), parseInput(listDeliveriesQuerySchema, query, 'query')),
+  }),
+
+  'POST /webhooks/{id}/deliveries/{deliveryId}/replay': async ({ projectId, pathParameters }) => ({
+    statusCode: 202,
+    data: await replayDelivery(projectId, pathId(pathParameters, 'Webhook'), pathParameters.deliveryId ?? ''),
   }),
 });

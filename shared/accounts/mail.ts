@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { ConfigError, optionalEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { ApiError } from '../http/errors';
-import { putEmails, type EmailRecord } from '../emails/emails';
+import { putEmailOnce, type EmailRecord } from '../emails/emails';
 import { enqueueEmails } from '../sending/send-queue';
 
 /**
@@ -24,6 +24,9 @@ function readMailFrom(): string | undefined {
   return value;
 }
 
+/** Whether this deployment can send dashboard mail at all (mail that is only a courtesy is skipped without). */
+export const dashboardMailConfigured = () => mailFrom !== undefined;
+
 export function assertDashboardMailConfigured(): string {
   if (mailFrom) return mailFrom;
   throw new ApiError(503, 'DASHBOARD_MAIL_NOT_CONFIGURED', 'This deployment has no sender address for dashboard mail', {
@@ -42,6 +45,8 @@ export interface DashboardMail {
   link: { url: string; label: string };
   /** Stands in for the contact id on the record and its events: the user or invitation it concerns. */
   subjectId: string;
+  /** The email's id when the mail answers something that may be handled twice (a retried stream batch): derived from it, so it is sent once. */
+  id?: string;
 }
 
 export async function queueDashboardMail(mail: DashboardMail): Promise<string> {
@@ -53,7 +58,7 @@ export async function queueDashboardMail(mail: DashboardMail): Promise<string> {
     `<p>${escapeHtml(mail.link.url)}</p>`,
   ].join('\n');
   const record: EmailRecord = {
-    id: ulid(),
+    id: mail.id ?? ulid(),
     projectId: DASHBOARD_MAIL_PROJECT,
     contactId: mail.subjectId,
     to: { email: mail.to },
@@ -69,7 +74,8 @@ export async function queueDashboardMail(mail: DashboardMail): Promise<string> {
     createdAt: now,
     updatedAt: now,
   };
-  await putEmails([record]);
+  // Queued even when the record was there already: a first run may have died before queueing it, and the sender claims a record once.
+  await putEmailOnce(record);
   await enqueueEmails([{ projectId: record.projectId, emailId: record.id }]);
   return record.id;
 }

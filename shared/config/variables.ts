@@ -36,6 +36,7 @@ export const variables = {
   // ---- Optional deploy-time settings every function gets when given (infra/function-settings.ts) ----
   webhookAllowedHosts: { name: 'WEBHOOK_ALLOWED_HOSTS', holds: 'Hosts webhooks may reach despite the SSRF check (comma-separated)' },
   webhookRetrySchedule: { name: 'WEBHOOK_RETRY_SCHEDULE', holds: 'Seconds between webhook delivery retries (comma-separated)' },
+  webhookDisableAfterSeconds: { name: 'WEBHOOK_DISABLE_AFTER_SECONDS', holds: 'How long every delivery of a webhook endpoint must fail before it is disabled (seconds)' },
   webhookEndpointConcurrency: { name: 'WEBHOOK_ENDPOINT_CONCURRENCY', holds: 'Deliveries in flight per webhook endpoint' },
   segmentInlineBuildMaxContacts: { name: 'SEGMENT_INLINE_BUILD_MAX_CONTACTS', holds: 'Projects up to this many contacts build tracked segments within the request' },
   segmentOnDemandMaxContacts: { name: 'SEGMENT_ON_DEMAND_MAX_CONTACTS', holds: 'The most contacts an on-demand segment evaluation reads' },

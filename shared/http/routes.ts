@@ -133,6 +133,7 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/webhooks/{id}/rotate-secret', group: 'webhooks', keys: secret, sessions: owner },
   { method: 'POST', path: '/webhooks/{id}/test', group: 'webhooks', keys: secret, sessions: owner },
   { method: 'GET', path: '/webhooks/{id}/deliveries', group: 'webhooks', keys: secret, sessions: owner },
+  { method: 'POST', path: '/webhooks/{id}/deliveries/{deliveryId}/replay', group: 'webhooks', keys: secret, sessions: owner },
 
   { method: 'POST', path: '/workflows', group: 'workflows', keys: secret },
   { method: 'GET', path: '/workflows', group: 'workflows', keys: secret },

@@ -1,14 +1,16 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { conflict, notFound } from '../http/errors';
+import { ULID_PATTERN } from '../http/ids';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
-import { optionalEnv } from '../config/env';
+import { integerEnv, optionalEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { tableName } from '../db/table';
 import { writeOnce } from '../db/transactions';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { logger } from '../observability/logger';
 import { postJson, signPayload } from '../outbound/outbound';
-import { queueDeliveries, requeue, toDelivery, webhookId, type DeliveryMessage, type DeliveryStatus, type WebhookDelivery } from './delivery-queue';
+import { queueDeliveries, requeue, toDelivery, webhookId, WEBHOOK_ID_PREFIX, type DeliveryMessage, type DeliveryStatus, type WebhookDelivery } from './delivery-queue';
 import { disableEndpoint, getEndpoint, loadDeliveryTarget, markFailing, markHealthy } from './endpoints';
 import type { WebhookEvent } from './events';
 import { TEST_KIND } from './kinds';
@@ -21,8 +23,8 @@ const retrySchedule = parseRetrySchedule(optionalEnv(variables.webhookRetrySched
 
 /** A 2xx within this is a success. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** An endpoint whose every delivery failed for this long is disabled. */
-export const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000;
+/** An endpoint whose every delivery failed for this long is disabled (a deploy setting, a day unless set). */
+export const DISABLE_AFTER_SECONDS = integerEnv(variables.webhookDisableAfterSeconds, 86_400);
 
 /** POST /webhooks/{id}/test: a `webhook.test` event to this endpoint only, whatever it subscribed to. */
 export async function sendTestEvent(projectId: string, endpointId: string): Promise<WebhookDelivery> {
@@ -36,6 +38,46 @@ export async function sendTestEvent(projectId: string, endpointId: string): Prom
   };
   const [delivery] = await queueDeliveries(projectId, event, [endpoint.id], { test: true, now });
   return delivery!;
+}
+
+/**
+ * POST /webhooks/{id}/deliveries/{deliveryId}/replay: the same message once more (the same
+ * `webhook-id`, a fresh timestamp and signature), as one more attempt of that delivery in its log.
+ * The delivery turns pending with `replay` set: its next attempt is made at once and, if it fails,
+ * ends the delivery instead of starting the retries again. A client that retries the request
+ * before that attempt (after a 503) queues it again, which is harmless: the attempt count is
+ * written conditionally and receivers deduplicate by `webhook-id`.
+ */
+export async function replayDelivery(projectId: string, endpointId: string, deliveryParameter: string, now = new Date()): Promise<WebhookDelivery> {
+  const endpoint = await getEndpoint(projectId, endpointId);
+  const deliveryId = deliveryParameter.startsWith(WEBHOOK_ID_PREFIX) ? deliveryParameter.slice(WEBHOOK_ID_PREFIX.length) : deliveryParameter;
+  if (!ULID_PATTERN.test(deliveryId)) throw notFound('Webhook delivery');
+  const key = webhookKeys.delivery(projectId, endpointId, deliveryId);
+  const { Item: item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }));
+  if (!item) throw notFound('Webhook delivery');
+  if (!endpoint.enabled) throw conflict('WEBHOOK_DISABLED', 'The endpoint is disabled; enable it (PATCH with enabled: true) before replaying its deliveries');
+  const message: DeliveryMessage = { projectId, endpointId, deliveryId };
+  if (item.status === 'pending') {
+    if (item.replay !== true) throw conflict('DELIVERY_PENDING', 'The delivery is still being attempted; it can be replayed once it has been delivered or has failed');
+    await requeue(message, 0);
+    return toDelivery(item);
+  }
+  const nextAttemptAt = now.toISOString();
+  const marked = await writeOnce([
+    {
+      Update: {
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: 'SET #status = :pending, #replay = :true, #nextAttemptAt = :now',
+        ConditionExpression: '#status = :status AND #attempts = :attempts',
+        ExpressionAttributeNames: { '#status': 'status', '#replay': 'replay', '#nextAttemptAt': 'nextAttemptAt', '#attempts': 'attempts' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':true': true, ':now': nextAttemptAt, ':status': item.status, ':attempts': item.attempts },
+      },
+    },
+  ]);
+  if (!marked) throw conflict('CONCURRENT_MODIFICATION', 'The delivery changed concurrently; retry the request');
+  await requeue(message, 0);
+  return toDelivery({ ...item, status: 'pending', nextAttemptAt });
 }
 
 /**
@@ -78,7 +120,8 @@ export async function attemptDelivery(message: DeliveryMessage, now = new Date()
     return;
   }
 
-  const delay = nextRetryDelaySeconds(retrySchedule, attempts);
+  // A replay is one attempt: its failure ends the delivery again.
+  const delay = item.replay === true ? undefined : nextRetryDelaySeconds(retrySchedule, attempts);
   const recorded = await recordOutcome(message, item, {
     status: delay === undefined ? 'failed' : 'pending',
     lastStatusCode: result.status || undefined,
@@ -90,12 +133,18 @@ export async function attemptDelivery(message: DeliveryMessage, now = new Date()
   if (!recorded) return;
   if (!test) {
     const failingSince = await markFailing(projectId, endpointId, finished);
-    if (finished.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_MS) {
-      const reason = `Every delivery failed for 5 days (since ${failingSince}); the last: ${result.error ?? `HTTP ${result.status}`}`;
-      if (await disableEndpoint(projectId, endpointId, failingSince, reason, finished)) logger.warn('Webhook endpoint disabled', { projectId, endpointId, failingSince });
+    if (finished.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_SECONDS * 1000) {
+      const reason = `Every delivery failed for ${describeSeconds(DISABLE_AFTER_SECONDS)} (since ${failingSince}); the last: ${result.error ?? `HTTP ${result.status}`}`;
+      if (await disableEndpoint(target.endpoint, projectId, failingSince, reason, finished)) logger.warn('Webhook endpoint disabled', { projectId, endpointId, failingSince });
     }
   }
   if (delay !== undefined) await requeue(message, delay);
+}
+
+/** "1 day", "36 hours", "90 seconds": the disabling period as its reason says it. */
+export function describeSeconds(seconds: number): string {
+  const [amount, unit] = seconds % 86_400 === 0 ? [seconds / 86_400, 'day'] : seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : seconds % 60 === 0 ? [seconds / 60, 'minute'] : [seconds, 'second'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
 }
 
 interface Outcome {
@@ -112,7 +161,7 @@ interface Outcome {
 async function recordOutcome(message: DeliveryMessage, item: Record<string, unknown>, outcome: Outcome): Promise<boolean> {
   const set: string[] = ['#status = :status', '#attempts = :attempts'];
   const remove: string[] = [];
-  const names: Record<string, string> = { '#status': 'status', '#attempts': 'attempts' };
+  const names: Record<string, string> = { '#status': 'status', '#attempts': 'attempts', '#replay': 'replay' };
   const values: Record<string, unknown> = {
     ':status': outcome.status,
     ':attempts': (item.attempts as number) + (outcome.attempted ? 1 : 0),
@@ -132,6 +181,7 @@ async function recordOutcome(message: DeliveryMessage, item: Record<string, unkn
   field('nextAttemptAt', outcome.nextAttemptAt?.toISOString());
   if (outcome.attempted) field('lastAttemptAt', outcome.now.toISOString());
   if (outcome.status === 'delivered') field('deliveredAt', outcome.now.toISOString());
+  remove.push('#replay');
   return writeOnce([
     {
       Update: {

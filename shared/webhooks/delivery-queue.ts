@@ -43,7 +43,9 @@ export interface DeliveryMessage {
   deliveryId: string;
 }
 
-export const webhookId = (deliveryId: string) => `msg_${deliveryId}`;
+/** A delivery's `webhook-id` (and its id in the API): this prefix and the delivery's ULID. */
+export const WEBHOOK_ID_PREFIX = 'msg_';
+export const webhookId = (deliveryId: string) => `${WEBHOOK_ID_PREFIX}${deliveryId}`;
 
 /**
  * Writes one delivery per endpoint for an event and queues it. Delivery ids derive from the event

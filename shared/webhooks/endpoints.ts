@@ -5,6 +5,8 @@ import { tableName } from '../db/table';
 import { transactWrite, writeOnce } from '../db/transactions';
 import { conflict, notFound } from '../http/errors';
 import { assertPublicDestination } from '../outbound/outbound';
+import { notificationWriteItem } from '../notifications/notifications';
+import { DISABLED_KIND } from './kinds';
 import { webhookKeys } from './keys';
 import { indexWrite, MAX_ENDPOINTS_PER_PROJECT } from './subscriptions';
 import type { CreateWebhookInput, PatchWebhookInput } from './schemas';
@@ -18,7 +20,9 @@ export interface WebhookEndpoint {
   events: string[];
   description: string | null;
   enabled: boolean;
-  /** Why the service disabled it (failing for 5 days), or null. */
+  /** `enabled` as a state: DISABLED by its owners or by the service (then with `disabledReason`). */
+  status: 'ENABLED' | 'DISABLED';
+  /** Why the service disabled it (every delivery failing for the deploy's period), or null. */
   disabledReason: string | null;
   /** Since when every delivery has failed, or null when the last one succeeded. */
   failingSince: string | null;
@@ -50,6 +54,7 @@ export async function createEndpoint(projectId: string, input: CreateWebhookInpu
     events: input.events,
     description: input.description ?? null,
     enabled: true,
+    status: 'ENABLED',
     disabledReason: null,
     failingSince: null,
     createdAt: now,
@@ -109,7 +114,7 @@ export async function patchEndpoint(projectId: string, endpointId: string, patch
     ...(patch.url !== undefined ? { url: patch.url } : {}),
     ...(patch.events !== undefined ? { events: patch.events } : {}),
     ...(patch.description !== undefined ? { description: patch.description || null } : {}),
-    ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+    ...(patch.enabled !== undefined ? { enabled: patch.enabled, status: patch.enabled ? 'ENABLED' : 'DISABLED' } : {}),
     updatedAt: new Date().toISOString(),
   };
   const reenabled = next.enabled && !current.enabled;
@@ -240,9 +245,13 @@ export async function markHealthy(projectId: string, endpointId: string): Promis
 
 /**
  * Disables an endpoint that has failed since `failingSince`, saying why; only if that streak is
- * still the current one (a success in between ends it) and the endpoint is still enabled.
+ * still the current one (a success in between ends it) and the endpoint is still enabled. The
+ * `webhook.disabled` notification is written in the same transaction: the table's stream carries
+ * it to the other endpoints and to the owners' email (shared/webhooks/disabled-notice.ts).
  */
-export async function disableEndpoint(projectId: string, endpointId: string, failingSince: string, reason: string, at: Date): Promise<boolean> {
+export async function disableEndpoint(endpoint: WebhookEndpoint, projectId: string, failingSince: string, reason: string, at: Date): Promise<boolean> {
+  const endpointId = endpoint.id;
+  const disabled: WebhookEndpoint = { ...endpoint, enabled: false, status: 'DISABLED', disabledReason: reason, failingSince, updatedAt: at.toISOString() };
   return writeOnce([
     {
       Update: {
@@ -255,6 +264,7 @@ export async function disableEndpoint(projectId: string, endpointId: string, fai
       },
     },
     indexWrite(projectId, endpointId, null, 0),
+    notificationWriteItem(projectId, DISABLED_KIND, { ...disabled }, `${endpointId}#${failingSince}`, at),
   ]);
 }
 
@@ -277,6 +287,7 @@ export function toEndpoint(item: Record<string, unknown>): WebhookEndpoint {
     events: item.events as string[],
     description: (item.description as string | null | undefined) ?? null,
     enabled: item.enabled as boolean,
+    status: item.enabled ? 'ENABLED' : 'DISABLED',
     disabledReason: (item.disabledReason as string | undefined) ?? null,
     failingSince: (item.failingSince as string | undefined) ?? null,
     createdAt: item.createdAt as string,

@@ -3,9 +3,9 @@ import { toContact } from '../contacts/contacts';
 import { contactKeys } from '../contacts/keys';
 import { eventKeys } from '../events/keys';
 import { toEvent } from '../events/events';
-import { notificationKeys, toNotification } from '../notifications/notifications';
+import { notificationKeys, toNotification, type Notification } from '../notifications/notifications';
 import type { StreamChange } from '../streams/handler';
-import { customEventKind } from './kinds';
+import { customEventKind, DISABLED_KIND } from './kinds';
 
 /**
  * What a webhook delivers: `{ type, timestamp, data }` (/docs "Webhooks"), with an id that is
@@ -83,4 +83,11 @@ export function webhookEventsOf(change: StreamChange): WebhookEvent[] {
     return [{ id: notification.id, type: notification.type, timestamp: notification.createdAt, data: notification.data }];
   }
   return [];
+}
+
+/** The `webhook.disabled` notification a change writes, if it is one (its owners are mailed besides the webhooks). */
+export function disabledEndpointNotice(change: StreamChange): Notification | undefined {
+  if (change.eventName !== 'INSERT' || !change.newImage || !String(change.keys.SK ?? '').startsWith(notificationKeys.prefix)) return undefined;
+  const notification = toNotification(change.newImage);
+  return notification.type === DISABLED_KIND ? notification : undefined;
 }

@@ -28,9 +28,12 @@ export const WEBHOOK_EVENT_KINDS = [
   'campaign.paused',
   'workflow.execution.completed',
   'workflow.execution.failed',
+  'webhook.disabled',
 ] as const;
 
 export const ALL_KINDS = '*';
+/** An endpoint the service disabled after every delivery failed for the deploy's period (its owners are emailed too). */
+export const DISABLED_KIND = 'webhook.disabled';
 export const CUSTOM_EVENT_PREFIX = 'event:';
 /** Sent only by POST /webhooks/{id}/test, to that endpoint, whatever it subscribed to. */
 export const TEST_KIND = 'webhook.test';

@@ -38,7 +38,7 @@ export const webhookOperations: Record<string, OperationDoc> = {
     tag: 'Webhooks',
     summary: 'Update a webhook endpoint',
     description:
-      'Any of `url` (checked again), `events`, `description`, `enabled`. `enabled: true` re-enables an endpoint the service disabled after failing for 5 days, and clears `disabledReason` and `failingSince`.',
+      'Any of `url` (checked again), `events`, `description`, `enabled`. `enabled: true` re-enables an endpoint the service disabled, and clears `disabledReason` and `failingSince`.',
     body: patchWebhookSchema,
     bodyExample: { enabled: true },
     success: { status: 200, description: 'The updated endpoint', data: webhookResponseSchema },
@@ -79,5 +79,19 @@ export const webhookOperations: Record<string, OperationDoc> = {
     query: listDeliveriesQuerySchema,
     success: { status: 200, description: 'A page of deliveries', data: webhookDeliveryPageSchema },
     errors: [notFoundCase('webhook')],
+  },
+  'POST /webhooks/{id}/deliveries/{deliveryId}/replay': {
+    operationId: 'replayWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Replay a delivery',
+    description:
+      'Delivers the same message again: the same body and `webhook-id` (the delivery\'s `id`, `msg_…`), with a fresh `webhook-timestamp` and signature, as Standard Webhooks specifies. It is one more attempt of that delivery, made at once and recorded in its log (`attempts`, `lastStatusCode`, `lastError`); if it fails, the delivery ends `failed` again without new retries. Answers the delivery, now `pending`.',
+    success: { status: 202, description: 'The delivery, queued for its attempt', data: webhookDeliveryResponseSchema },
+    errors: [
+      notFoundCase('webhook or delivery'),
+      { status: 409, code: 'DELIVERY_PENDING', when: 'The delivery is still being attempted or retried' },
+      { status: 409, code: 'WEBHOOK_DISABLED', when: 'The endpoint is disabled: enable it first' },
+      concurrentModificationCase,
+    ],
   },
 };

@@ -18,7 +18,7 @@ describe('webhooks infrastructure', () => {
     resources = template.toJSON().Resources;
   });
 
-  test('the eight webhook routes are served by the webhooks function with secret keys behind the authorizer', () => {
+  test('the nine webhook routes are served by the webhooks function with secret keys behind the authorizer', () => {
     const webhookRoutes = routes.filter((route) => route.group === 'webhooks');
     expect(webhookRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
       [
@@ -26,6 +26,7 @@ describe('webhooks infrastructure', () => {
         'GET /webhooks',
         'GET /webhooks/{id}',
         'GET /webhooks/{id}/deliveries',
+        'POST /webhooks/{id}/deliveries/{deliveryId}/replay',
         'PATCH /webhooks/{id}',
         'POST /webhooks',
         'POST /webhooks/{id}/rotate-secret',
@@ -35,7 +36,7 @@ describe('webhooks infrastructure', () => {
     for (const route of webhookRoutes) expect(route.keys).toEqual(['secret']);
     const fnId = idAt(template, 'AWS::Lambda::Function', 'WebhooksFunction/Resource');
     const methods = Object.values(resources).filter((resource) => resource.Type === 'AWS::ApiGateway::Method' && JSON.stringify(resource.Properties.Integration ?? {}).includes(fnId));
-    expect(methods).toHaveLength(8);
+    expect(methods).toHaveLength(9);
     for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 
@@ -92,5 +93,15 @@ describe('webhooks infrastructure', () => {
     for (const path of ['WebhooksFunction', 'WebhookDeliveryFunction', 'WebhookEventsFunction']) {
       expect(actionsOf(idAt(template, 'AWS::Lambda::Function', `${path}/Resource`)).join(' ')).not.toMatch(/ses:|s3:/);
     }
+  });
+
+  test("webhook-events can queue the owners' mail about a disabled endpoint: the send queue with its send right, and the API's address for the link", () => {
+    const fnId = idAt(template, 'AWS::Lambda::Function', 'WebhookEventsFunction/Resource');
+    const sendQueueId = idAt(template, 'AWS::SQS::Queue', 'SendQueue/Resource');
+    const variables = resources[fnId]!.Properties.Environment.Variables;
+    expect(variables.SEND_QUEUE_URL).toEqual({ Ref: sendQueueId });
+    expect(variables.PUBLIC_API_URL).toBeDefined();
+    const sends = statementsOf(fnId).filter((statement: any) => [statement.Action].flat().includes('sqs:SendMessage'));
+    expect(sends.flatMap((statement: any) => [statement.Resource].flat())).toContainEqual({ 'Fn::GetAtt': [sendQueueId, 'Arn'] });
   });
 });

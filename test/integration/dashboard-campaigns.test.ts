@@ -1,14 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { screenshot, useBrowser } from '../support/browser';
 import { consoleErrors, goTo, localOwner, seriousViolations, signIn } from '../support/dashboard-session';
 import { admin, api, stack, until } from '../support/api-client';
 import { storedEmails } from '../support/mail-viewer';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 300_000;
-/** Where the screenshots go, to look at after a run. */
-const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOTS ?? '/tmp/mailwright-dashboard-screenshots';
 const HOSTILE = '<script>window.__injected = true</script><img src=x onerror="window.__injected = true">';
 const suffix = Math.random().toString(36).slice(2, 8);
 const domain = `dash-campaigns-${suffix}.test`;
@@ -40,19 +37,10 @@ beforeAll(async () => {
   segmentName = `Cohort ${suffix}`;
   const segment = await api('POST', '/segments', { body: { name: segmentName, filters: { operator: 'AND', conditions: [{ field: 'data.cohort', operator: 'equals', value: suffix }] } } });
   expect(segment.status).toBe(201);
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
 }, TEST_TIMEOUT_MS);
 
 describe('the Campaigns pages in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-  }, TEST_TIMEOUT_MS);
+  const browser = useBrowser(TEST_TIMEOUT_MS);
 
   it('composes a campaign to a segment, tests it, schedules and unschedules it, sends it after a confirmation naming the recipients, and follows it to SENT without a reload', async () => {
     // Prepare
@@ -74,7 +62,7 @@ describe('the Campaigns pages in a browser', () => {
     await page.getByLabel('Subject').fill(subject);
     await page.getByRole('textbox', { name: 'Body' }).click();
     await page.keyboard.type('<p>Hello {{contact.data.name}}</p>\n<p><a href="https://example.com/offer">Offer</a></p>');
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/campaign-compose-1280.png`, fullPage: true });
+    await screenshot(page, `campaign-compose-1280`);
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     const id = new URL(page.url()).pathname.split('/').pop()!;
@@ -101,7 +89,7 @@ describe('the Campaigns pages in a browser', () => {
     await page.locator('.page-header .badge-sent').waitFor({ timeout: 90_000 });
     await page.locator('.card').filter({ hasText: /^Sent3$/ }).waitFor();
     const sentCard = await page.locator('.card').filter({ hasText: /^Sent/ }).locator('.card-value').textContent();
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/campaign-report-1280.png`, fullPage: true });
+    await screenshot(page, `campaign-report-1280`);
     const delivered = (await storedEmails()).filter((mail) => mail.subject.startsWith(`News ${suffix}`) && !mail.subject.startsWith('[TEST]'));
     const tests = (await storedEmails()).filter((mail) => mail.subject.startsWith(`[TEST] News ${suffix}`));
 
@@ -132,17 +120,17 @@ describe('the Campaigns pages in a browser', () => {
       await goTo(page, '/campaigns', 'Campaigns');
       await page.getByRole('status').filter({ hasText: /^Loading/ }).waitFor({ state: 'detached' });
       found.list = await pageFits(page, width);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/campaigns-${width}.png`, fullPage: true });
+      await screenshot(page, `campaigns-${width}`);
       await goTo(page, `/campaigns/${draft.body.data.id}`, `Draft ${HOSTILE}`);
       await page.locator('.cm-content').first().waitFor();
       await page.locator('.preview-stage iframe').waitFor();
       found.draft = await pageFits(page, width);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/campaign-draft-${width}.png`, fullPage: true });
+      await screenshot(page, `campaign-draft-${width}`);
       await goTo(page, '/campaigns', 'Campaigns');
       await page.getByRole('link', { name: new RegExp(`News ${suffix}$`) }).click();
       await page.getByRole('heading', { name: 'Figures' }).waitFor();
       found.report = await pageFits(page, width);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/campaign-report-${width}.png`, fullPage: true });
+      await screenshot(page, `campaign-report-${width}`);
 
       // Assess
       expect(found).toEqual({ list: [], draft: [], report: [] });

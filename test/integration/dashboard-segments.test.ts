@@ -1,13 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { screenshot, useBrowser } from '../support/browser';
 import { consoleErrors, goTo, seriousViolations, signIn } from '../support/dashboard-session';
 import { api, stack, uniqueEmail } from '../support/api-client';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 240_000;
-/** Where the Segments screenshots go, to look at after a run. */
-const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOTS ?? '/tmp/mailwright-dashboard-screenshots';
 const HOSTILE = '<script>window.__injected = true</script><img src=x onerror="window.__injected = true">';
 
 /** Waits until the live counts beside the builder read these figures. */
@@ -38,16 +35,7 @@ async function cohort() {
 const noSideways = async (page: Page, width: number) => (Number(await page.evaluate('document.documentElement.scrollWidth')) > width ? [`wider than ${width} px`] : []);
 
 describe('the dashboard Segments pages in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    browser = await launchChromium();
-  }, TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-  }, TEST_TIMEOUT_MS);
+  const browser = useBrowser(TEST_TIMEOUT_MS);
 
   it('builds data.plan equals pro AND event signed_up with live counts, saves it tracked, lists its members, and deletes it after confirming', async () => {
     // Prepare
@@ -84,7 +72,7 @@ describe('the dashboard Segments pages in a browser', () => {
     await liveCounts(page, 1, 1);
     const sampleNarrowed = await page.getByRole('complementary', { name: 'Who matches now' }).getByRole('listitem').allTextContents();
     found.editor = await seriousViolations(page);
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/segments-editor-1280.png`, fullPage: true });
+    await screenshot(page, `segments-editor-1280`);
     await page.getByRole('button', { name: 'Remove group 4' }).click();
     await liveCounts(page, 2, 1);
     await page.getByLabel('Track membership').check();
@@ -99,11 +87,11 @@ describe('the dashboard Segments pages in a browser', () => {
     const id = new URL(page.url()).pathname.split('/').pop()!;
     const saved = (await api('GET', `/segments/${id}`)).body.data;
     found.segment = await seriousViolations(page);
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/segments-page-1280.png`, fullPage: true });
+    await screenshot(page, `segments-page-1280`);
     await goTo(page, '/segments', 'Segments');
     await page.getByRole('link', { name }).waitFor();
     found.list = await seriousViolations(page);
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/segments-list-1280.png`, fullPage: true });
+    await screenshot(page, `segments-list-1280`);
     await page.getByRole('link', { name }).click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -157,7 +145,7 @@ describe('the dashboard Segments pages in a browser', () => {
     await goTo(page, `/segments/${id}`, `Free or quiet ${tag}`);
     await page.getByRole('table', { name: 'Segment members' }).getByRole('row').filter({ hasText: people.freeSignedUp }).waitFor();
     found.segment = [...(await seriousViolations(page)), ...(await noSideways(page, 375))];
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/segments-page-375.png`, fullPage: true });
+    await screenshot(page, `segments-page-375`);
     await page.getByRole('link', { name: 'Edit' }).click();
     await page.getByRole('heading', { name: `Edit Free or quiet ${tag}`, level: 1 }).waitFor();
     await liveCounts(page, 2, 2);
@@ -168,7 +156,7 @@ describe('the dashboard Segments pages in a browser', () => {
       tracking: await page.getByLabel('Track membership').isDisabled(),
     };
     found.editor = [...(await seriousViolations(page)), ...(await noSideways(page, 375))];
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/segments-editor-375.png`, fullPage: true });
+    await screenshot(page, `segments-editor-375`);
     await page.getByLabel('Condition 2.1 values, separated by commas').fill('team, free, pro');
     await liveCounts(page, 4, 3);
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -177,7 +165,7 @@ describe('the dashboard Segments pages in a browser', () => {
     const saved = (await api('GET', `/segments/${id}`)).body.data;
     await goTo(page, '/segments', 'Segments');
     found.list = [...(await seriousViolations(page)), ...(await noSideways(page, 375))];
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/segments-list-375.png`, fullPage: true });
+    await screenshot(page, `segments-list-375`);
 
     // Assess
     expect(reopened).toEqual({ plans: 'team, free', operator: 'notTriggered', days: '30', tracking: true });

@@ -1,14 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { screenshot, useBrowser } from '../support/browser';
 import { consoleErrors, goTo, localOwner, seriousViolations, signIn } from '../support/dashboard-session';
 import { api, stack, uniqueEmail, until } from '../support/api-client';
 import { waitForEmails } from '../support/mail-viewer';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 180_000;
-/** Where the Settings screenshots go, to look at after a run. */
-const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOTS ?? '/tmp/mailwright-dashboard-screenshots';
 
 /** Opens Settings signed in, waits for its lists, and returns axe's findings there. */
 async function openSettings(page: Page): Promise<string[]> {
@@ -27,15 +24,7 @@ async function revealedKey(page: Page): Promise<string> {
 const KEY_PATTERN = /^sk_[A-Za-z0-9]{43}$/;
 
 describe('the dashboard settings and overview in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-  }, TEST_TIMEOUT_MS);
+  const browser = useBrowser(TEST_TIMEOUT_MS);
 
   it('creates a secret key revealed once, rotates it to a new one, and revokes it after confirming so the API refuses it', async () => {
     // Prepare
@@ -216,7 +205,6 @@ describe('the dashboard settings and overview in a browser', () => {
 
   it('shows Settings with data at 375 and 1280 px without sideways scrolling (screenshots kept)', async () => {
     // Prepare
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const email = uniqueEmail('shot');
     const owner = localOwner(stack);
     const keyName = `Screenshot server ${Date.now().toString(36)}`;
@@ -246,7 +234,7 @@ describe('the dashboard settings and overview in a browser', () => {
       found[width]!.push(...who.filter((name) => /^[0-9A-Z]{26}$/.test(name)).map((name) => `audit actor shown as a bare id: ${name}`));
 
       // Act
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/settings-${width}.png`, fullPage: true });
+      await screenshot(page, `settings-${width}`);
       if (Number(await page.evaluate('document.documentElement.scrollWidth')) > width) found[width]!.push(`wider than ${width} px`);
       found[width]!.push(...errors);
       await page.close();

@@ -1,13 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser';
+import type { Frame, Page } from 'playwright-core';
+import { screenshot, useBrowser } from '../support/browser';
 import { consoleErrors, goTo, seriousViolations, signIn } from '../support/dashboard-session';
 import { api, stack, until } from '../support/api-client';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 240_000;
-/** Where the screenshots go, to look at after a run. */
-const SCREENSHOT_DIR = process.env.DASHBOARD_SCREENSHOTS ?? '/tmp/mailwright-dashboard-screenshots';
 const HOSTILE = '<script>window.__injected = true</script><img src=x onerror="window.__injected = true">';
 
 /**
@@ -30,16 +27,7 @@ async function previewFrame(page: Page, match: (url: string) => boolean = () => 
 }
 
 describe('the Templates pages in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    browser = await launchChromium();
-  }, TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-  }, TEST_TIMEOUT_MS);
+  const browser = useBrowser(TEST_TIMEOUT_MS);
 
   it('writes a Markdown template with offered variables, previews it at desktop, 375 px and dark, saves it with a hostile name shown as text, and deletes it after confirming', async () => {
     // Prepare
@@ -66,13 +54,13 @@ describe('the Templates pages in a browser', () => {
     await until(async () => ((await desktop.locator('h1').textContent().catch(() => null)) === 'Hello Sample' ? true : undefined), 60_000);
     const desktopWidth = (await page.locator('.preview-stage iframe').boundingBox())!.width;
     const linkInPreview = await desktop.locator('a').first().getAttribute('href');
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/template-editor-1280.png`, fullPage: true });
+    await screenshot(page, `template-editor-1280`);
     await page.getByRole('button', { name: '375 px' }).click();
     const mobileWidth = (await page.locator('.preview-stage iframe').boundingBox())!.width;
     await page.getByLabel('Dark mode').check();
     const dark = await previewFrame(page, (url) => url.includes('scheme=dark'));
     const darkScheme = await dark.evaluate('document.querySelector(\'meta[name="color-scheme"]\')?.getAttribute(\'content\')');
-    await page.screenshot({ path: `${SCREENSHOT_DIR}/template-editor-dark-1280.png`, fullPage: true });
+    await screenshot(page, `template-editor-dark-1280`);
     const editorViolations = await seriousViolations(page);
     await page.getByRole('button', { name: 'Create template' }).click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -149,14 +137,14 @@ describe('the Templates pages in a browser', () => {
       await page.getByRole('status').filter({ hasText: /^Loading/ }).waitFor({ state: 'detached' });
       found.list = await seriousViolations(page);
       if (Number(await page.evaluate('document.documentElement.scrollWidth')) > width) found.list.push(`wider than ${width} px`);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/templates-${width}.png`, fullPage: true });
+      await screenshot(page, `templates-${width}`);
       await page.getByRole('link', { name: `Layout ${HOSTILE}` }).first().click();
       await page.getByRole('heading', { name: `Layout ${HOSTILE}`, level: 1 }).waitFor();
       await previewFrame(page);
       await page.locator('.cm-content').first().waitFor();
       found.editor = await seriousViolations(page);
       if (Number(await page.evaluate('document.documentElement.scrollWidth')) > width) found.editor.push(`wider than ${width} px`);
-      await page.screenshot({ path: `${SCREENSHOT_DIR}/template-${width}.png`, fullPage: true });
+      await screenshot(page, `template-${width}`);
 
       // Assess
       expect(found).toEqual({ list: [], editor: [] });

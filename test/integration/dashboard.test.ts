@@ -1,5 +1,4 @@
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser';
+import { useBrowser } from '../support/browser';
 import { consoleErrors, goTo, localOwner, seriousViolations, signIn } from '../support/dashboard-session';
 import { api, stack, uniqueEmail, until } from '../support/api-client';
 
@@ -43,15 +42,7 @@ describe('GET /dashboard', () => {
 });
 
 describe('the dashboard in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-  }, TEST_TIMEOUT_MS);
+  const browser = useBrowser(TEST_TIMEOUT_MS);
 
   it('loads at /dashboard without errors, offers an accessible sign-in, and refuses wrong credentials', async () => {
     // Prepare

@@ -1,7 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { Browser } from 'playwright-core';
 import { routes } from '../../shared/http/routes';
-import { launchChromium } from '../support/browser';
+import { useBrowser } from '../support/browser';
 import { api, contract, stack } from '../support/api-client';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
@@ -20,15 +19,7 @@ describe('GET /openapi.json', () => {
 });
 
 describe('GET /docs', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-  }, TEST_TIMEOUT_MS);
+  const browser = useBrowser(TEST_TIMEOUT_MS);
 
   it('renders offline, lists every route, and "try it" calls the local stack', async () => {
     // Prepare: nothing may leave the machine; every request off localhost is refused and recorded.

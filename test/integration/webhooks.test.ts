@@ -1,7 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { admin, api, uniqueEmail } from '../support/api-client';
+import { admin, api, stack, uniqueEmail, until } from '../support/api-client';
+import { localOwner } from '../support/dashboard-session';
+import { storedEmails } from '../support/mail-viewer';
 
 const FROM = 'hello@example.com';
 
@@ -132,6 +134,69 @@ describe('outbound webhooks', () => {
     ]);
   }, 90_000);
 
+  it('replays a failed delivery: the same body and webhook-id, freshly signed, one more attempt in the log', async () => {
+    // Prepare: a receiver that fails all five attempts (the first and four retries), then works
+    const eventName = `webhook-replay-${Date.now().toString(36)}`;
+    answers.set('/replay', [500, 500, 500, 500, 500]);
+    const webhook = await createWebhook('/replay', [`event:${eventName}`]);
+    await api('POST', '/v1/track', { body: { email: uniqueEmail('replay'), event: eventName } });
+    const [failed] = await waitForDeliveries(webhook.id, (items) => items.length === 1 && items[0]!.status === 'failed');
+
+    // Act
+    const replayed = await api('POST', `/webhooks/${webhook.id}/deliveries/${failed!.id}/replay`);
+    const [delivered] = await waitForDeliveries(webhook.id, (items) => items[0]!.status === 'delivered');
+    const again = await api('POST', `/webhooks/${webhook.id}/deliveries/${failed!.id}/replay`);
+    await waitForDeliveries(webhook.id, (items) => items[0]!.status === 'delivered' && items[0]!.attempts === 7);
+    const unknown = await api('POST', `/webhooks/${webhook.id}/deliveries/msg_01JD00000000000000000000ZZ/replay`);
+
+    // Assess
+    expect(replayed.status).toBe(202);
+    expect(replayed.body.data).toMatchObject({ id: failed!.id, status: 'pending', attempts: 5 });
+    const attempts = at('/replay');
+    expect(attempts).toHaveLength(7);
+    expect(new Set(attempts.map((entry) => entry.headers['webhook-id']))).toEqual(new Set([failed!.id]));
+    expect(new Set(attempts.map((entry) => entry.body)).size).toBe(1);
+    expect(new Webhook(webhook.secret).verify(attempts[5]!.body, attempts[5]!.headers as Record<string, string>)).toEqual(JSON.parse(attempts[0]!.body));
+    expect(Number(attempts[5]!.headers['webhook-timestamp'])).toBeGreaterThan(Number(attempts[4]!.headers['webhook-timestamp']));
+    expect(delivered).toMatchObject({ status: 'delivered', attempts: 6, lastStatusCode: 200, lastError: null });
+    expect(again.status).toBe(202);
+    expect(unknown.status).toBe(404);
+  }, 90_000);
+
+  it('disables an endpoint whose deliveries all fail for the set period (20 s in the test stack), mails the owner, queues nothing more for it, and starts afresh when enabled', async () => {
+    // Prepare: a receiver that never works
+    const eventName = `webhook-dead-${Date.now().toString(36)}`;
+    answers.set('/dead', Array.from({ length: 1000 }, () => 500));
+    const webhook = await createWebhook('/dead', [`event:${eventName}`]);
+    const owner = localOwner(stack);
+
+    // Act: an event every 2 s until the service disables the endpoint
+    let endpoint: { status: string; enabled: boolean; disabledReason: string | null; failingSince: string | null } | undefined;
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      await api('POST', '/v1/track', { body: { email: uniqueEmail('dead'), event: eventName } });
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      endpoint = (await api('GET', `/webhooks/${webhook.id}`)).body.data;
+      if (endpoint!.status === 'DISABLED') break;
+    }
+    const notice = await until(async () =>
+      (await storedEmails()).find((email) => email.destination.to.some((to) => to.includes(owner.email)) && email.body.html?.includes(`${receiverUrl}/dead`)),
+    );
+    const deliveriesWhenDisabled = (await api('GET', `/webhooks/${webhook.id}/deliveries?limit=100`)).body.data.items.length;
+    await api('POST', '/v1/track', { body: { email: uniqueEmail('dead'), event: eventName } });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const deliveriesAfter = (await api('GET', `/webhooks/${webhook.id}/deliveries?limit=100`)).body.data.items.length;
+    const reenabled = await api('PATCH', `/webhooks/${webhook.id}`, { body: { enabled: true } });
+
+    // Assess
+    expect(endpoint).toMatchObject({ status: 'DISABLED', enabled: false, failingSince: expect.any(String) });
+    expect(endpoint!.disabledReason).toMatch(/^Every delivery failed for 20 seconds \(since .+\); the last: HTTP 500/);
+    expect(notice.subject).toBe('A webhook endpoint of your project was disabled');
+    expect(notice.body.html).toContain('Every delivery failed for 20 seconds');
+    expect(deliveriesAfter).toBe(deliveriesWhenDisabled);
+    expect(reenabled.body.data).toMatchObject({ status: 'ENABLED', enabled: true, disabledReason: null, failingSince: null });
+  }, 180_000);
+
   it('refuses private and non-https destinations with 422 at create time', async () => {
     for (const url of ['https://169.254.169.254/latest/meta-data/', 'https://internal.test/hook', 'http://hooks.example.com/hook', 'https://[::1]/', 'not a url']) {
       const response = await api('POST', '/webhooks', { body: { url, events: ['*'] } });
@@ -162,6 +227,7 @@ describe('outbound webhooks', () => {
       events: ['*'],
       description: 'paused',
       enabled: false,
+      status: 'DISABLED',
       disabledReason: null,
       failingSince: null,
       createdAt: expect.any(String),
@@ -219,6 +285,15 @@ describe('outbound webhooks', () => {
     expect((await api('GET', `/webhooks/${webhook.id}`)).status).toBe(404);
   }, 60_000);
 });
+
+type Delivery = { id: string; status: string; attempts: number; lastStatusCode: number | null; lastError: string | null };
+
+async function waitForDeliveries(webhookId: string, done: (items: Delivery[]) => boolean) {
+  return until(async () => {
+    const items = (await api('GET', `/webhooks/${webhookId}/deliveries`)).body.data.items as Delivery[];
+    return items.length > 0 && done(items) ? items : undefined;
+  }, 40_000);
+}
 
 async function waitForDelivered(webhookId: string) {
   const deadline = Date.now() + 30_000;

@@ -11,6 +11,8 @@ export default async function globalSetup() {
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
     // Webhook retries 1 s apart, so a receiver's failures and the retries are seen within a test.
     WEBHOOK_RETRY_SCHEDULE: '1,1,1,1',
+    // An endpoint whose deliveries all fail for 20 s is disabled (a day when deployed), so the test sees it.
+    WEBHOOK_DISABLE_AFTER_SECONDS: '20',
     // The deliverability guard judges bounce rates from 30 sends instead of 200, so a campaign
     // can be paused mid-send within seconds at 14 emails/s (the rates stay the deployed 5 % / 0.1 %).
     PAUSE_BOUNCE_MIN_SENDS: '30',

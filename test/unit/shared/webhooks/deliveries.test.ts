@@ -10,7 +10,7 @@ import type { StreamChange } from '../../../../shared/streams/handler';
 
 // The outbound client reads WEBHOOK_ALLOWED_HOSTS once, when first imported: the receiver below is local.
 process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
-const { attemptDelivery, DISABLE_AFTER_MS } = await import('../../../../shared/webhooks/deliveries');
+const { attemptDelivery, describeSeconds, DISABLE_AFTER_SECONDS, replayDelivery } = await import('../../../../shared/webhooks/deliveries');
 const { queueDeliveries } = await import('../../../../shared/webhooks/delivery-queue');
 const { encryptSecret, generateSecret } = await import('../../../../shared/webhooks/secrets');
 const { fanOut, subscriptionLoader } = await import('../../../../shared/webhooks/fanout');
@@ -19,7 +19,7 @@ const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
 const P = 'P1';
 const W = '01JD000000000000000000WEB1';
-const D = '01JD000000000000000000DEL1';
+const D = '01JD000000000000000000DE11';
 const QUEUE = 'http://localhost:9324/000000000000/webhook-deliveries-test';
 const SECRET = generateSecret();
 const BODY = JSON.stringify({ type: 'email.delivered', timestamp: '2026-01-01T00:00:00.000Z', data: { id: 'E1' } });
@@ -141,20 +141,54 @@ describe('attemptDelivery', () => {
     expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
   });
 
-  it('disables an endpoint whose deliveries have failed for 5 days, saying why', async () => {
+  it('disables an endpoint whose deliveries have failed for a day (the default period), saying why, and records webhook.disabled in the same write', async () => {
+    // Prepare
     status = 500;
-    const since = new Date(Date.now() - DISABLE_AFTER_MS - 1000).toISOString();
+    const since = new Date(Date.now() - DISABLE_AFTER_SECONDS * 1000 - 1000).toISOString();
     given(deliveryItem({ attempts: 2 }), endpointItem({ failingSince: since }));
     ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${P}`, SK: `WEBHOOK#${W}` } }).resolves({ Attributes: { failingSince: since } });
     ddb.on(TransactWriteCommand).resolves({});
+
+    // Act
     await attemptDelivery(message, new Date());
-    const [disable, index] = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+
+    // Assess
+    const [disable, index, notification] = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    expect(DISABLE_AFTER_SECONDS).toBe(86_400);
     expect(disable!.Update).toMatchObject({
       Key: { PK: `PROJECT#${P}`, SK: `WEBHOOK#${W}` },
       ConditionExpression: '#enabled = :true AND #failingSince = :since',
-      ExpressionAttributeValues: expect.objectContaining({ ':false': false, ':since': since, ':reason': `Every delivery failed for 5 days (since ${since}); the last: HTTP 500 Internal Server Error: down` }),
+      ExpressionAttributeValues: expect.objectContaining({ ':false': false, ':since': since, ':reason': `Every delivery failed for 1 day (since ${since}); the last: HTTP 500 Internal Server Error: down` }),
     });
     expect(index!.Update).toMatchObject({ Key: { PK: `PROJECT#${P}`, SK: 'WEBHOOKS' }, UpdateExpression: 'REMOVE #endpoint', ExpressionAttributeNames: { '#endpoint': `endpoint_${W}` } });
+    expect(notification!.Put).toMatchObject({
+      Item: { PK: `PROJECT#${P}`, type: 'webhook.disabled', data: { id: W, status: 'DISABLED', enabled: false, failingSince: since, disabledReason: expect.stringContaining('1 day') } },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+  });
+
+  it.each([
+    [86_400, '1 day'],
+    [7_200, '2 hours'],
+    [60, '1 minute'],
+    [90, '90 seconds'],
+  ])('says a period of %i seconds as "%s"', (seconds, words) => {
+    expect(describeSeconds(seconds)).toBe(words);
+  });
+
+  it('ends a replayed delivery failed after its one attempt, without new retries', async () => {
+    // Prepare
+    status = 503;
+    given(deliveryItem({ attempts: 8, status: 'pending', replay: true }), endpointItem());
+
+    // Act
+    await attemptDelivery(message, new Date());
+
+    // Assess
+    expect(received).toHaveLength(1);
+    expect(deliveryUpdate().ExpressionAttributeValues).toMatchObject({ ':status': 'failed', ':attempts': 9 });
+    expect(deliveryUpdate().UpdateExpression).toMatch(/REMOVE .*#replay/);
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
   });
 
   it('waits on in the queue, at most 15 minutes a hop, when the delivery is not due', async () => {
@@ -296,5 +330,51 @@ describe('fanOut', () => {
     await fanOut(P, [event('email.sent'), event('email.opened'), event('signup')], subscriptionLoader());
     const endpoints = sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!).endpointId));
     expect(endpoints).toEqual([['A'], ['A', 'B'], ['A', 'C']]);
+  });
+});
+
+describe('replayDelivery', () => {
+  it('turns a finished delivery pending as a replay, conditionally on what was read, and queues it at once', async () => {
+    // Prepare
+    given(deliveryItem({ status: 'failed', attempts: 8, lastStatusCode: 500 }), endpointItem());
+
+    // Act
+    const delivery = await replayDelivery(P, W, `msg_${D}`, new Date('2026-11-25T10:00:00.000Z'));
+
+    // Assess
+    expect(delivery).toMatchObject({ id: `msg_${D}`, status: 'pending', attempts: 8, nextAttemptAt: '2026-11-25T10:00:00.000Z' });
+    expect(deliveryUpdate()).toMatchObject({
+      ConditionExpression: '#status = :status AND #attempts = :attempts',
+      ExpressionAttributeValues: { ':pending': 'pending', ':true': true, ':status': 'failed', ':attempts': 8 },
+    });
+    const queued = sqs.commandCalls(SendMessageCommand)[0]!.args[0].input;
+    expect(JSON.parse(queued.MessageBody!)).toEqual(message);
+    expect(queued.DelaySeconds).toBe(0);
+  });
+
+  it('queues a replay again when the request is retried before its attempt, and refuses one while the delivery is still retried', async () => {
+    // Prepare
+    given(deliveryItem({ status: 'pending', attempts: 1, replay: true }), endpointItem());
+
+    // Act
+    await replayDelivery(P, W, D);
+
+    // Assess
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    given(deliveryItem({ status: 'pending', attempts: 1 }), endpointItem());
+    await expect(replayDelivery(P, W, D)).rejects.toMatchObject({ statusCode: 409, code: 'DELIVERY_PENDING' });
+  });
+
+  it('answers 409 WEBHOOK_DISABLED for a disabled endpoint and 404 for a delivery it does not have', async () => {
+    // Prepare
+    given(deliveryItem({ status: 'failed' }), endpointItem({ enabled: false }));
+
+    // Act / Assess
+    await expect(replayDelivery(P, W, D)).rejects.toMatchObject({ statusCode: 409, code: 'WEBHOOK_DISABLED' });
+    given(undefined, endpointItem());
+    await expect(replayDelivery(P, W, D)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(replayDelivery(P, W, 'msg_not-an-id')).rejects.toMatchObject({ statusCode: 404 });
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(0);
   });
 });
