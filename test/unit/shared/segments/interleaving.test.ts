@@ -1,6 +1,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ulid } from 'ulid';
+import { eventWriteItems, newEvent } from '../../../../shared/events/events';
 import { runBuild } from '../../../../shared/segments/build';
 import { reevaluateContact, segmentLoader } from '../../../../shared/segments/membership';
 import { FakeTable } from '../../../support/fake-table';
@@ -86,6 +87,8 @@ interface Scenario {
   before?: string;
   /** The change written during the build; absent: the stream consumer gets a late record of the change before it. */
   after?: string;
+  /** Instead of data.plan, the filters ask whether the contact tracked `opened` (triggered / notTriggered), and the change is that event. */
+  event?: 'triggered' | 'notTriggered';
   /** A member before the build: written under the previous filters (stamped) or before members carried their view (legacy). */
   memberBefore?: 'stamped' | 'legacy';
 }
@@ -119,7 +122,7 @@ async function race(table: FakeTable, order: Step[], scenario: Scenario): Promis
     SK: `SEGMENT#${SEGMENT}`,
     segmentId: SEGMENT,
     name: 'Segment',
-    filters: plan(rebuild ? 'vip' : 'pro'),
+    filters: scenario.event ? { operator: 'AND', conditions: [{ field: 'event', operator: scenario.event, value: 'opened' }] } : plan(rebuild ? 'vip' : 'pro'),
     trackMembership: true,
     filtersVersion,
     memberCount: scenario.memberBefore ? 1 : 0,
@@ -141,6 +144,7 @@ async function race(table: FakeTable, order: Step[], scenario: Scenario): Promis
   for (const step of order) {
     if (step === 'change') {
       if (scenario.after) table.put(contactItem(contactId, scenario.after, Date.now()));
+      if (scenario.event) table.put(eventWriteItems(P, newEvent({ name: 'opened', contactId, data: {} }))[0]!.Put!.Item!);
       writers.stream = tracked(table.as('stream', () => reevaluateContact(P, contactId, segmentLoader())));
     } else {
       table.release(step); // a step its writer does not need (nothing to write) just lets it pass later
@@ -153,7 +157,7 @@ async function race(table: FakeTable, order: Step[], scenario: Scenario): Promis
   const segment = table.get({ PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}` })!;
   return {
     member: table.get({ PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#${contactId}` }) !== undefined,
-    events: table.history.filter((item) => String(item.SK).startsWith('EVENT#') && item.contactId === contactId).map((item) => String(item.name)),
+    events: table.history.filter((item) => String(item.SK).startsWith('EVENT#') && item.contactId === contactId && String(item.name).startsWith('segment.')).map((item) => String(item.name)),
     memberCount: segment.memberCount,
     status: segment.membershipStatus,
   };
@@ -245,6 +249,30 @@ describe('the build and the stream consumer in every order of their steps', () =
 
       // Act
       const failures = await everyOrder(scenario, { member: true, events: [[], [ENTERED]] });
+
+      // Assess
+      expect(failures).toEqual([]);
+    });
+  });
+
+  describe('a new segment of an event condition (creation build)', () => {
+    it('a contact that tracks the event during the build is a member with exactly one segment.entered', async () => {
+      // Prepare
+      const scenario: Scenario = { build: 'creation', before: 'free', event: 'triggered' };
+
+      // Act
+      const failures = await everyOrder(scenario, { member: true, events: [[ENTERED]] });
+
+      // Assess
+      expect(failures).toEqual([]);
+    });
+
+    it('a contact that tracks the event of a notTriggered condition during the build is no member and never entered', async () => {
+      // Prepare
+      const scenario: Scenario = { build: 'creation', before: 'free', event: 'notTriggered' };
+
+      // Act
+      const failures = await everyOrder(scenario, { member: false, events: [[], [EXITED]] });
 
       // Assess
       expect(failures).toEqual([]);
