@@ -51,7 +51,7 @@ export const segmentOperations: Record<string, OperationDoc> = {
     tag: 'Segments',
     summary: 'Update a segment',
     description:
-      '`name` and/or `filters` (`trackMembership` is fixed at creation). New filters re-evaluate: a tracked segment is rebuilt (`BUILDING` until done, as on creation) and records `segment.entered` / `segment.exited` for the difference. If the rebuild cannot be queued the segment stays `BUILDING`: send the PATCH again.',
+      '`name` and/or `filters` (`trackMembership` is fixed at creation). New filters re-evaluate: a tracked segment is rebuilt (`BUILDING` until done, as on creation) and records `segment.entered` / `segment.exited` for the difference: every member the new filters exclude leaves, however recently it entered, and a contact changed during the rebuild ends as its latest state decides, entering at most once. If the rebuild cannot be queued the segment stays `BUILDING`: send the PATCH again.',
     body: patchSegmentSchema,
     bodyExample: { name: 'Pro and team customers' },
     success: { status: 200, description: 'The updated segment', data: segmentResponseSchema },
