@@ -357,4 +357,34 @@ describe('the build and the stream consumer in every order of their steps', () =
       expect(failures).toEqual([]);
     });
   });
+
+  it('a build does not undo a member the stream consumer wrote from a newer state after the build checked the contact (two changes)', async () => {
+    // Prepare: the rebuild reads the contact free (V1) while a member from its pro state before (V0)
+    // is still there, and parks just before writing its exit.
+    const table = new FakeTable(ddb);
+    const contactId = ulid();
+    const V0 = Date.now() - 30_000;
+    const V1 = Date.now() - 20_000;
+    table.put({ PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}`, segmentId: SEGMENT, name: 'Segment', filters: plan('pro'), trackMembership: true, filtersVersion: 2, memberCount: 1, membershipStatus: 'BUILDING', createdAt: iso(CREATED) });
+    table.put(contactItem(contactId, 'free', V1));
+    table.put({ PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#${contactId}`, segmentId: SEGMENT, contactId, enteredAt: iso(V0), filtersVersion: 2, seenUpdatedAt: iso(V0), seenEventAt: 0 });
+    table.hold('build-write', GATES.find(([name]) => name === 'build-write')![1]);
+    const build = table.as('build', () => runBuild({ projectId: P, segmentId: SEGMENT, filtersVersion: 2, recordEvents: true }, Date.now() + 60_000));
+    await settle(table, { build: { done: false } });
+
+    // Act: the stream consumer applies V1 (exit), then V2 (pro again: entry), then the build writes.
+    await table.as('stream', () => reevaluateContact(P, contactId, segmentLoader()));
+    table.put(contactItem(contactId, 'pro', Date.now()));
+    await table.as('stream', () => reevaluateContact(P, contactId, segmentLoader()));
+    const parked = table.arrived('build-write');
+    table.release('build-write');
+    await build;
+
+    // Assess
+    expect(parked).toBe(true);
+    expect(table.get({ PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#${contactId}` })).toMatchObject({ contactId });
+    expect(table.get({ PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}` })).toMatchObject({ memberCount: 1, membershipStatus: 'READY' });
+    const events = table.history.filter((item) => String(item.SK).startsWith('EVENT#') && item.contactId === contactId).map((item) => item.name);
+    expect(events).toEqual([EXITED, ENTERED]);
+  });
 });
