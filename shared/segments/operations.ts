@@ -11,7 +11,7 @@ export const segmentOperations: Record<string, OperationDoc> = {
     tag: 'Segments',
     summary: 'Create a segment',
     description:
-      '`filters` in the segment filter language (see Segments). `trackMembership: true` keeps membership current as contacts and events change (`segment.entered` / `segment.exited` events, `membershipStatus` `BUILDING` then `READY`; it cannot be changed later); otherwise the segment is evaluated on demand at every read (`membershipStatus` `null`). A tracked segment in a project of up to 1,000 contacts is built within the request and answers its final `memberCount` and `READY`; in a larger one it answers `BUILDING` at once and builds in the background (poll `GET /segments/{id}`). Creation records no `segment.entered` for the initial members. If the background build cannot be queued, the segment is removed again and the answer is a 500.',
+      '`filters` in the segment filter language (see Segments). `trackMembership: true` keeps membership current as contacts and events change (`segment.entered` / `segment.exited` events, `membershipStatus` `BUILDING` then `READY`; it cannot be changed later); otherwise the segment is evaluated on demand at every read (`membershipStatus` `null`). A tracked segment in a project of up to 1,000 contacts is built within the request and answers its final `memberCount` and `READY`; in a larger one it answers `BUILDING` at once and builds in the background (poll `GET /segments/{id}`). Creation records no `segment.entered` for the initial members (contacts that match and have not changed since the segment was created); a contact created or changed into the segment after its creation records one `segment.entered`, also while it is `BUILDING`, so a `SEGMENT_ENTERED` workflow created with the segment starts for it. If the background build cannot be queued, the segment is removed again and the answer is a 500.',
     body: createSegmentSchema,
     bodyExample: { name: 'Pro customers', filters: { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }, trackMembership: true },
     success: { status: 201, description: 'The segment with its member count', data: segmentResponseSchema },
@@ -51,7 +51,7 @@ export const segmentOperations: Record<string, OperationDoc> = {
     tag: 'Segments',
     summary: 'Update a segment',
     description:
-      '`name` and/or `filters` (`trackMembership` is fixed at creation). New filters re-evaluate: a tracked segment is rebuilt (`BUILDING` until done, as on creation) and records `segment.entered` / `segment.exited` for the difference. If the rebuild cannot be queued the segment stays `BUILDING`: send the PATCH again.',
+      '`name` and/or `filters` (`trackMembership` is fixed at creation). New filters re-evaluate: a tracked segment is rebuilt (`BUILDING` until done, as on creation) and records `segment.entered` / `segment.exited` for the difference: every member the new filters exclude leaves, however recently it entered, and a contact changed during the rebuild ends as its latest state decides, entering at most once. If the rebuild cannot be queued the segment stays `BUILDING`: send the PATCH again.',
     body: patchSegmentSchema,
     bodyExample: { name: 'Pro and team customers' },
     success: { status: 200, description: 'The updated segment', data: segmentResponseSchema },

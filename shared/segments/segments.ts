@@ -55,8 +55,9 @@ const INLINE_BUILD_BUDGET_MS = 10_000;
 /**
  * POST /segments. On demand: checks the audience size (O(1)), evaluates, stores. Tracked: stores
  * the segment (BUILDING, so the stream consumer applies concurrent contact changes to it), then
- * builds its membership (startBuild); contacts that already match get no segment.entered (they
- * did not enter: the segment is new).
+ * builds its membership (startBuild); contacts that matched at its creation get no segment.entered
+ * (they did not enter: the segment is new), contacts created or changed into it since get one
+ * (membership.ts, TrackedSegment.quietBefore).
  */
 export async function createSegment(projectId: string, input: CreateSegmentInput): Promise<Segment> {
   const now = new Date().toISOString();

@@ -14,9 +14,12 @@ const P = 'P1';
 const SEGMENT = '01JSEGMENT000000000000000A';
 const UPDATED = '2026-11-01T00:00:00.000Z';
 const pro = { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] };
-const job: BuildJob = { projectId: P, segmentId: SEGMENT, filtersVersion: 2, recordEvents: false };
+/** A creation build: the segment's first filters. */
+const job: BuildJob = { projectId: P, segmentId: SEGMENT, filtersVersion: 1, recordEvents: false };
+/** The segment's creation, after the contacts' last change (UPDATED): they were in it from its creation. */
+const CREATED = '2026-11-02T00:00:00.000Z';
 
-const segmentItem = (filtersVersion = 2) => ({ PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}`, segmentId: SEGMENT, name: 'Pro', filters: pro, trackMembership: true, filtersVersion });
+const segmentItem = (filtersVersion = 1) => ({ PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}`, segmentId: SEGMENT, name: 'Pro', filters: pro, trackMembership: true, filtersVersion, createdAt: CREATED });
 const contact = (id: string, plan: string) => ({ contactId: id, email: `${id.toLowerCase()}@example.com`, subscribed: true, data: { plan }, updatedAt: UPDATED });
 const cancelled = (...codes: string[]) => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
 
@@ -65,16 +68,25 @@ describe('runBuild', () => {
       Key: { PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}` },
       UpdateExpression: 'ADD memberCount :delta',
       ConditionExpression: 'filtersVersion = :version',
-      ExpressionAttributeValues: { ':delta': 0, ':version': 2 },
+      ExpressionAttributeValues: { ':delta': 0, ':version': 1 },
     });
-    expect(items![1]!.Put).toMatchObject({ Item: { PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#C3`, contactId: 'C3' }, ConditionExpression: 'attribute_not_exists(PK)' });
-    expect(items![2]!.Delete).toMatchObject({ Key: { PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#C1` }, ConditionExpression: 'attribute_exists(PK)' });
+    // Each write carries the view it was decided from: the contact's updatedAt and latest filter event (none here).
+    expect(items![1]!.Put).toMatchObject({
+      Item: { PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#C3`, contactId: 'C3', filtersVersion: 1, seenUpdatedAt: UPDATED, seenEventAt: 0 },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(items![2]!.Delete).toEqual({
+      TableName: process.env.TABLE_NAME,
+      Key: { PK: `PROJECT#${P}`, SK: `SEGMENT_MEMBER#${SEGMENT}#C1` },
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(filtersVersion) OR filtersVersion <> :version OR (seenUpdatedAt <= :seenUpdatedAt AND seenEventAt <= :seenEventAt))',
+      ExpressionAttributeValues: { ':version': 1, ':seenUpdatedAt': UPDATED, ':seenEventAt': 0 },
+    });
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
       expect.objectContaining({
         Key: { PK: `PROJECT#${P}`, SK: `SEGMENT#${SEGMENT}` },
         UpdateExpression: 'SET membershipStatus = :ready',
         ConditionExpression: 'filtersVersion = :version',
-        ExpressionAttributeValues: { ':ready': 'READY', ':version': 2 },
+        ExpressionAttributeValues: { ':ready': 'READY', ':version': 1 },
       }),
     ]);
   });

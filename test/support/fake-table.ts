@@ -1,0 +1,257 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsClientStub } from 'aws-sdk-client-mock';
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * An in-memory single table behind a mocked document client, for unit tests that drive several
+ * writers through it step by step. It understands the expressions the segment membership code
+ * uses (begins_with and BETWEEN sort-key queries, GSI1/GSI2 range queries with a name filter,
+ * condition expressions of comparisons, AND/OR/NOT and attribute_(not_)exists, SET and ADD updates).
+ *
+ * `hold(name, matches)` parks every matching command until `release(name)`, and the command then
+ * runs against the table as it is at release: a test orders the writers' reads and writes. A
+ * command parks at one gate at most (the first that matches), and a released gate matches no
+ * more. `as(actor, work)` runs work as an actor (its commands' `actor`), so gates tell writers
+ * that send the same commands apart. `history` lists every item written, in order.
+ */
+
+type Item = Record<string, unknown>;
+type Input = Record<string, any>;
+
+interface Gate {
+  matches: (command: string, input: Input, actor: string | undefined) => boolean;
+  released: boolean;
+  arrivals: number;
+  open: Promise<void>;
+  release: () => void;
+}
+
+export class FakeTable {
+  readonly items = new Map<string, Item>();
+  readonly history: Item[] = [];
+  private readonly gates = new Map<string, Gate>();
+  private readonly actors = new AsyncLocalStorage<string>();
+  private readonly parked = new Map<string, number>();
+
+  constructor(stub: AwsClientStub<DynamoDBDocumentClient>) {
+    stub.on(GetCommand).callsFake((input: Input) => this.run('Get', input, () => ({ Item: this.get(input.Key) })));
+    stub.on(QueryCommand).callsFake((input: Input) => this.run('Query', input, () => ({ Items: this.query(input) })));
+    stub.on(BatchGetCommand).callsFake((input: Input) =>
+      this.run('BatchGet', input, () => ({
+        Responses: Object.fromEntries(Object.entries(input.RequestItems as Record<string, { Keys: Item[] }>).map(([table, { Keys }]) => [table, Keys.map((key) => this.get(key)).filter(Boolean)])),
+      })),
+    );
+    stub.on(TransactWriteCommand).callsFake((input: Input) => this.run('TransactWrite', input, () => this.transact(input.TransactItems as Input[])));
+    stub.on(UpdateCommand).callsFake((input: Input) =>
+      this.run('Update', input, () => {
+        if (!this.holds(input.ConditionExpression, this.get(input.Key), input.ExpressionAttributeValues, input.ExpressionAttributeNames)) {
+          throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+        }
+        this.update(input);
+        return {};
+      }),
+    );
+  }
+
+  /** Empties the table and drops its gates (the mocked client keeps answering from it). */
+  clear(): void {
+    this.items.clear();
+    this.history.length = 0;
+    this.gates.clear();
+    this.parked.clear();
+  }
+
+  put(item: Item): void {
+    this.items.set(keyOf(item), { ...item });
+    this.history.push({ ...item });
+  }
+
+  /** Runs `work` as `actor`: every command it sends (also after awaits) carries that name for the gates. */
+  as<T>(actor: string, work: () => Promise<T>): Promise<T> {
+    return this.actors.run(actor, work);
+  }
+
+  get(key: Item): Item | undefined {
+    const item = this.items.get(keyOf(key));
+    return item && { ...item };
+  }
+
+  /** Parks matching commands (each command kind: Get, Query, BatchGet, TransactWrite, Update) until release. */
+  hold(name: string, matches: (command: string, input: Input, actor: string | undefined) => boolean): void {
+    let release = () => {};
+    const open = new Promise<void>((resolve) => (release = resolve));
+    this.gates.set(name, { matches, released: false, arrivals: 0, open, release });
+  }
+
+  /** How many of an actor's commands wait at a gate now. */
+  waiting(actor: string): number {
+    return this.parked.get(actor) ?? 0;
+  }
+
+  /** Whether a command reached the gate (and waits there until released). */
+  arrived(name: string): boolean {
+    return (this.gates.get(name)?.arrivals ?? 0) > 0;
+  }
+
+  release(name: string): void {
+    const gate = this.gates.get(name)!;
+    gate.released = true;
+    gate.release();
+  }
+
+  private async run<T>(command: string, input: Input, action: () => T): Promise<T> {
+    const actor = this.actors.getStore();
+    for (const gate of this.gates.values()) {
+      if (!gate.released && gate.matches(command, input, actor)) {
+        gate.arrivals++;
+        const key = actor ?? '';
+        this.parked.set(key, (this.parked.get(key) ?? 0) + 1);
+        await gate.open;
+        this.parked.set(key, this.parked.get(key)! - 1);
+        break;
+      }
+    }
+    return action();
+  }
+
+  private query(input: Input): Item[] {
+    const values = input.ExpressionAttributeValues as Item;
+    if (input.IndexName) return this.indexQuery(input, values);
+    const condition = String(input.KeyConditionExpression);
+    const inRange = condition.includes('BETWEEN')
+      ? (sk: string) => sk >= String(values[':low']) && sk <= String(values[':high'])
+      : (sk: string) => sk.startsWith(String(values[':prefix']));
+    const found = [...this.items.values()]
+      .filter((item) => item.PK === values[':pk'] && inRange(String(item.SK)))
+      .filter((item) => !input.FilterExpression || evaluate(String(input.FilterExpression), item, values, input.ExpressionAttributeNames ?? {}))
+      .sort((a, b) => String(a.SK).localeCompare(String(b.SK)));
+    return (input.ScanIndexForward === false ? found.reverse() : found).map((item) => ({ ...item }));
+  }
+
+  /** GSI1 / GSI2: `<index>PK = :pk AND <index>SK >= :low`, in sort-key order, with a `#name IN (…)` filter. */
+  private indexQuery(input: Input, values: Item): Item[] {
+    const index = String(input.IndexName);
+    if (!/^GSI\d$/.test(index) || !new RegExp(`^${index}PK = :pk( AND ${index}SK >= :low)?$`).test(String(input.KeyConditionExpression))) {
+      throw new Error(`FakeTable: unsupported index query ${String(input.KeyConditionExpression)}`);
+    }
+    const found = [...this.items.values()]
+      .filter((item) => item[`${index}PK`] === values[':pk'] && (values[':low'] === undefined || String(item[`${index}SK`]) >= String(values[':low'])))
+      .filter((item) => !input.FilterExpression || evaluate(String(input.FilterExpression), item, values, input.ExpressionAttributeNames ?? {}))
+      .sort((a, b) => String(a[`${index}SK`]).localeCompare(String(b[`${index}SK`])));
+    return (input.ScanIndexForward === false ? found.reverse() : found).map((item) => ({ ...item }));
+  }
+
+  private transact(transactItems: Input[]): object {
+    const reasons = transactItems.map((entry) => {
+      const [kind, body] = Object.entries(entry)[0] as [string, Input];
+      const current = this.get(kind === 'Put' ? body.Item : body.Key);
+      return this.holds(body.ConditionExpression, current, body.ExpressionAttributeValues, body.ExpressionAttributeNames) ? 'None' : 'ConditionalCheckFailed';
+    });
+    if (reasons.some((code) => code !== 'None')) {
+      throw new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: reasons.map((Code) => ({ Code })) });
+    }
+    for (const entry of transactItems) {
+      if (entry.Put) this.put(entry.Put.Item);
+      if (entry.Delete) this.items.delete(keyOf(entry.Delete.Key));
+      if (entry.Update) this.update(entry.Update);
+    }
+    return {};
+  }
+
+  private holds(condition: string | undefined, current: Item | undefined, values: Item = {}, names: Record<string, string> = {}): boolean {
+    if (!condition) return true;
+    return evaluate(condition, current ?? {}, values, names);
+  }
+
+  private update(input: Input): void {
+    const item: Item = this.get(input.Key) ?? { ...input.Key };
+    const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
+    const values = (input.ExpressionAttributeValues ?? {}) as Item;
+    const name = (alias: string) => names[alias] ?? alias;
+    for (const [, clause, body] of String(input.UpdateExpression).matchAll(/(SET|ADD)\s+(.*?)(?=\s+(?:SET|ADD)\s+|$)/g)) {
+      for (const part of body!.split(',').map((text) => text.trim())) {
+        if (clause === 'SET') {
+          const [path, value] = part.split('=').map((text) => text.trim());
+          const ifAbsent = /if_not_exists\([^,]+,\s*(:\w+)\)/.exec(value!);
+          item[name(path!)] = ifAbsent ? (item[name(path!)] ?? values[ifAbsent[1]!]) : values[value!];
+        } else {
+          const [path, value] = part.split(/\s+/);
+          item[name(path!)] = Number(item[name(path!)] ?? 0) + Number(values[value!]);
+        }
+      }
+    }
+    this.put(item);
+  }
+}
+
+const keyOf = (item: Item) => `${String(item.PK)}|${String(item.SK)}`;
+
+/**
+ * A condition or filter expression against an item: AND, OR, NOT, parentheses, comparisons
+ * (= <> < <= > >=), `IN (…)`, attribute_exists / attribute_not_exists, top-level attribute names.
+ */
+function evaluate(expression: string, item: Item, values: Item, names: Record<string, string>): boolean {
+  const tokens = expression.match(/<>|<=|>=|[()=<>,]|:[\w]+|#[\w]+|[A-Za-z_][\w]*/g) ?? [];
+  let at = 0;
+  const peek = () => tokens[at];
+  const next = () => tokens[at++]!;
+  const expect = (token: string) => {
+    if (next() !== token) throw new Error(`FakeTable: cannot read the expression ${expression}`);
+  };
+  const operand = (token: string): unknown => (token.startsWith(':') ? values[token] : item[names[token] ?? token]);
+  const compare = (left: unknown, operator: string, right: unknown): boolean => {
+    if (operator === '=') return left === right;
+    if (operator === '<>') return left !== right;
+    if (left === undefined || right === undefined || typeof left !== typeof right) return false;
+    const [a, b] = [left as string | number, right as string | number];
+    return operator === '<' ? a < b : operator === '<=' ? a <= b : operator === '>' ? a > b : a >= b;
+  };
+  const factor = (): boolean => {
+    const token = next();
+    if (token === 'NOT') return !factor();
+    if (token === '(') {
+      const inner = or();
+      expect(')');
+      return inner;
+    }
+    if (token === 'attribute_exists' || token === 'attribute_not_exists') {
+      expect('(');
+      const present = operand(next()) !== undefined;
+      expect(')');
+      return token === 'attribute_exists' ? present : !present;
+    }
+    const left = operand(token);
+    const operator = next();
+    if (operator === 'IN') {
+      expect('(');
+      const options: unknown[] = [operand(next())];
+      while (peek() === ',') {
+        next();
+        options.push(operand(next()));
+      }
+      expect(')');
+      return options.includes(left);
+    }
+    return compare(left, operator, operand(next()));
+  };
+  const and = (): boolean => {
+    let result = factor();
+    while (peek() === 'AND') {
+      next();
+      result = factor() && result;
+    }
+    return result;
+  };
+  const or = (): boolean => {
+    let result = and();
+    while (peek() === 'OR') {
+      next();
+      result = and() || result;
+    }
+    return result;
+  };
+  const result = or();
+  if (at !== tokens.length) throw new Error(`FakeTable: cannot read the expression ${expression}`);
+  return result;
+}
