@@ -1,35 +1,7 @@
 import * as v from 'valibot';
 import { eventNameSchema } from '../events/schemas';
+import { WEBHOOK_EVENT_KINDS } from './event-kinds';
 
-/**
- * The event kinds an endpoint can subscribe to (/docs "Webhooks"): the service's contact events
- * (EVENT# items), contact changes (CONTACT# items) and project-level notifications
- * (NOTIFICATION# items); `*` for every kind; `event:<name>` for a custom tracked event.
- */
-export const WEBHOOK_EVENT_KINDS = [
-  'email.sent',
-  'email.delivered',
-  'email.delayed',
-  'email.bounced',
-  'email.complained',
-  'email.rejected',
-  'email.failed',
-  'email.opened',
-  'email.clicked',
-  'email.suppressed',
-  'contact.created',
-  'contact.updated',
-  'contact.deleted',
-  'contact.unsubscribed',
-  'segment.entered',
-  'segment.exited',
-  'campaign.sent',
-  'campaign.cancelled',
-  'campaign.paused',
-  'workflow.execution.completed',
-  'workflow.execution.failed',
-  'webhook.disabled',
-] as const;
 
 export const ALL_KINDS = '*';
 /** An endpoint the service disabled after every delivery failed for the deploy's period (its owners are emailed too). */

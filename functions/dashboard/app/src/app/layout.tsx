@@ -12,6 +12,7 @@ const links = [
   ['/segments', 'Segments'],
   ['/campaigns', 'Campaigns'],
   ['/domains', 'Domains'],
+  ['/webhooks', 'Webhooks'],
   ['/settings', 'Settings'],
 ] as const;
 

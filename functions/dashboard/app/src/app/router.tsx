@@ -21,6 +21,8 @@ import { SegmentsPage } from '../features/segments/segments-page';
 import { SettingsPage } from '../features/settings/settings-page';
 import { TemplatePage } from '../features/templates/template-page';
 import { TemplatesPage } from '../features/templates/templates-page';
+import { WebhookPage } from '../features/webhooks/webhook-page';
+import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { Layout } from './layout';
 
 function RequireSession() {
@@ -77,6 +79,8 @@ export const router = createBrowserRouter(
             { path: 'campaigns/new', element: <CampaignPage /> },
             { path: 'campaigns/:id', element: <CampaignPage /> },
             { path: 'domains', element: <DomainsPage /> },
+            { path: 'webhooks', element: <WebhooksPage /> },
+            { path: 'webhooks/:id', element: <WebhookPage /> },
             { path: 'settings', element: <SettingsPage /> },
             { path: '*', element: <NotFound /> },
           ],

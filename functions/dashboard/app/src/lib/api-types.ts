@@ -15,3 +15,6 @@ export type CreatedApiKey = SuccessData<paths['/keys']['post']>;
 export type Role = SuccessData<paths['/members']['get']>['items'][number]['role'];
 export type RenderedTemplate = SuccessData<paths['/templates/render']['post']>;
 
+export type Webhook = SuccessData<paths['/webhooks/{id}']['get']>;
+/** POST /webhooks and rotate-secret: the endpoint with its signing secret, shown only then. */
+export type WebhookWithSecret = SuccessData<paths['/webhooks']['post']>;
