@@ -1,6 +1,7 @@
 import { createHttpHandler } from '../../shared/http/handler';
 import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
+import { cancelExecutionOnRequest, getExecutionDetail } from '../../shared/workflows/execution-detail';
 import { listExecutions } from '../../shared/workflows/executions';
 import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from '../../shared/workflows/schemas';
 import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow } from '../../shared/workflows/workflows';
@@ -33,5 +34,13 @@ export const handler = createHttpHandler({
 
   'GET /workflows/{id}/executions': async ({ projectId, pathParameters, query }) => ({
     data: await listExecutions(projectId, pathId(pathParameters, 'Workflow'), parseInput(listExecutionsQuerySchema, query, 'query')),
+  }),
+
+  'GET /workflows/{id}/executions/{executionId}': async ({ projectId, pathParameters }) => ({
+    data: await getExecutionDetail(projectId, pathId(pathParameters, 'Workflow'), pathParameters.executionId ?? ''),
+  }),
+
+  'POST /workflows/{id}/executions/{executionId}/cancel': async ({ projectId, pathParameters }) => ({
+    data: await cancelExecutionOnRequest(projectId, pathId(pathParameters, 'Workflow'), pathParameters.executionId ?? ''),
   }),
 });

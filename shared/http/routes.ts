@@ -141,6 +141,8 @@ export const routes: readonly Route[] = [
   { method: 'PATCH', path: '/workflows/{id}', group: 'workflows', keys: secret },
   { method: 'DELETE', path: '/workflows/{id}', group: 'workflows', keys: secret },
   { method: 'GET', path: '/workflows/{id}/executions', group: 'workflows', keys: secret },
+  { method: 'GET', path: '/workflows/{id}/executions/{executionId}', group: 'workflows', keys: secret },
+  { method: 'POST', path: '/workflows/{id}/executions/{executionId}/cancel', group: 'workflows', keys: secret },
 
   { method: 'POST', path: '/campaigns', group: 'campaigns', keys: secret },
   { method: 'GET', path: '/campaigns', group: 'campaigns', keys: secret },

@@ -1,6 +1,6 @@
 import { concurrentModificationCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
-import { createdWorkflowResponseSchema, executionResponseSchema, workflowResponseSchema, workflowWithStatsResponseSchema } from './responses';
+import { createdWorkflowResponseSchema, executionDetailResponseSchema, executionResponseSchema, workflowResponseSchema, workflowWithStatsResponseSchema } from './responses';
 import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from './schemas';
 
 /** The OpenAPI entries of the workflow routes, keyed by route key ('METHOD /path'). */
@@ -70,5 +70,23 @@ export const workflowOperations: Record<string, OperationDoc> = {
     query: listExecutionsQuerySchema,
     success: { status: 200, description: 'A page of executions, newest first, each with its steps', data: pageSchema(executionResponseSchema) },
     errors: [notFoundCase('workflow')],
+  },
+  'GET /workflows/{id}/executions/{executionId}': {
+    operationId: 'getWorkflowExecution',
+    tag: 'Workflows',
+    summary: 'Get an execution',
+    description:
+      'The execution with its `path`: each step it entered, in order, with `enteredAt`, `leftAt` (null while it is there: running, or waiting in a delay or for an event), its `outcome` (which branch a CONDITION or WAIT_FOR_EVENT took, EMAIL_QUEUED and the `emailId` of a send, the HTTP status of a webhook step) and any `error`.',
+    success: { status: 200, description: 'The execution and its path', data: executionDetailResponseSchema },
+    errors: [notFoundCase('workflow execution')],
+  },
+  'POST /workflows/{id}/executions/{executionId}/cancel': {
+    operationId: 'cancelWorkflowExecution',
+    tag: 'Workflows',
+    summary: 'Cancel an execution',
+    description:
+      'A RUNNING or WAITING execution ends `CANCELLED` (`exitReason: CANCELLED_BY_REQUEST`): its current step is cancelled and its wait and wake-up removed, so it sends nothing more. Idempotent: cancelling a cancelled execution answers it again.',
+    success: { status: 200, description: 'The cancelled execution', data: executionDetailResponseSchema },
+    errors: [notFoundCase('workflow execution'), { status: 409, code: 'EXECUTION_FINISHED', when: 'The execution had already ended otherwise (COMPLETED, EXITED or FAILED)' }],
   },
 };

@@ -50,18 +50,39 @@ const stepRecordSchema = v.strictObject({
   emailId: v.optional(idSchema),
 });
 
-export const executionResponseSchema = v.pipe(
+const executionEntries = {
+  id: idSchema,
+  workflowId: idSchema,
+  workflowVersion: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  contactId: idSchema,
+  status: v.picklist(EXECUTION_STATUSES),
+  currentStepId: v.string(),
+  startedAt: isoDateTimeSchema,
+  completedAt: v.optional(isoDateTimeSchema),
+  exitReason: v.optional(v.string()),
+  steps: v.array(stepRecordSchema),
+};
+
+export const executionResponseSchema = v.pipe(v.strictObject(executionEntries), v.title('WorkflowExecution'));
+
+/** GET /workflows/{id}/executions/{executionId} and its cancel: the execution with its path (shared/workflows/execution-detail.ts). */
+export const executionDetailResponseSchema = v.pipe(
   v.strictObject({
-    id: idSchema,
-    workflowId: idSchema,
-    workflowVersion: v.pipe(v.number(), v.integer(), v.minValue(1)),
-    contactId: idSchema,
-    status: v.picklist(EXECUTION_STATUSES),
-    currentStepId: v.string(),
-    startedAt: isoDateTimeSchema,
-    completedAt: v.optional(isoDateTimeSchema),
-    exitReason: v.optional(v.string()),
-    steps: v.array(stepRecordSchema),
+    ...executionEntries,
+    path: v.pipe(
+      v.array(
+        v.strictObject({
+          stepId: v.string(),
+          type: v.string(),
+          enteredAt: isoDateTimeSchema,
+          leftAt: v.pipe(v.nullable(isoDateTimeSchema), v.description('Null while the execution is at this step (running, or waiting)')),
+          outcome: v.pipe(v.nullable(v.string()), v.description('THEN / ELSE, EVENT / TIMEOUT, EMAIL_QUEUED, HTTP <status>, …')),
+          emailId: v.pipe(v.nullable(idSchema), v.description('SEND_EMAIL: the email it sent')),
+          error: v.nullable(v.string()),
+        }),
+      ),
+      v.description('The steps in the order the execution entered them'),
+    ),
   }),
-  v.title('WorkflowExecution'),
+  v.title('WorkflowExecutionDetail'),
 );

@@ -22,14 +22,23 @@ describe('workflows infrastructure', () => {
     resources = template.toJSON().Resources;
   });
 
-  test('the six workflow routes are served by the workflows function with secret keys', () => {
+  test('the eight workflow routes are served by the workflows function with secret keys', () => {
     const workflowRoutes = routes.filter((route) => route.group === 'workflows');
     expect(workflowRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
-      ['DELETE /workflows/{id}', 'GET /workflows', 'GET /workflows/{id}', 'GET /workflows/{id}/executions', 'PATCH /workflows/{id}', 'POST /workflows'].sort(),
+      [
+        'DELETE /workflows/{id}',
+        'GET /workflows',
+        'GET /workflows/{id}',
+        'GET /workflows/{id}/executions',
+        'GET /workflows/{id}/executions/{executionId}',
+        'PATCH /workflows/{id}',
+        'POST /workflows',
+        'POST /workflows/{id}/executions/{executionId}/cancel',
+      ].sort(),
     );
     const fnId = idAt(template, 'AWS::Lambda::Function', 'WorkflowsFunction/Resource');
     const methods = Object.values(resources).filter((resource) => resource.Type === 'AWS::ApiGateway::Method' && JSON.stringify(resource.Properties.Integration ?? {}).includes(fnId));
-    expect(methods).toHaveLength(6);
+    expect(methods).toHaveLength(8);
     for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 

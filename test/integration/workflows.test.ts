@@ -291,6 +291,59 @@ describe('workflows: definitions', () => {
   });
 });
 
+describe('workflows: one execution', () => {
+  it('shows an execution\'s path (entered, left, outcome, the email sent), cancels it while it waits (again: the same answer), and refuses to cancel one that ended', async () => {
+    // Prepare
+    const event = `path_${suffix()}`;
+    const go = `path_go_${suffix()}`;
+    const created = await workflow({
+      trigger: { type: 'EVENT', event },
+      steps: [
+        { id: 'hello', type: 'SEND_EMAIL', templateId: await template('Path hello'), next: 'wait' },
+        { id: 'wait', type: 'WAIT_FOR_EVENT', event: go, timeoutSeconds: 3600, next: 'after' },
+        { id: 'after', type: 'SEND_EMAIL', templateId: await template('Path after') },
+      ],
+    });
+    const email = uniqueEmail('wf-path');
+    const { contact } = await track(email, event);
+    const [waiting] = await until(async () => {
+      const items = await executionsOf(created.id, `?contactId=${contact}&status=WAITING`);
+      return items.length === 1 ? items : undefined;
+    });
+
+    // Act
+    const detail = await api('GET', `/workflows/${created.id}/executions/${waiting.id}`);
+    const cancelled = await api('POST', `/workflows/${created.id}/executions/${waiting.id}/cancel`);
+    const again = await api('POST', `/workflows/${created.id}/executions/${waiting.id}/cancel`);
+    await track(email, go);
+    await waitForEmails(email, 1);
+    await sleep(3000);
+    const other = uniqueEmail('wf-path-done');
+    const done = await track(other, event);
+    await until(async () => ((await executionsOf(created.id, `?contactId=${done.contact}&status=WAITING`)).length === 1 ? true : undefined));
+    await track(other, go);
+    const [completed] = await ended(created.id, done.contact);
+    const refused = await api('POST', `/workflows/${created.id}/executions/${completed.id}/cancel`);
+    const unknown = await api('GET', `/workflows/${created.id}/executions/01JD00000000000000000000ZZ`);
+
+    // Assess
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.path).toEqual([
+      { stepId: 'hello', type: 'SEND_EMAIL', enteredAt: expect.any(String), leftAt: expect.any(String), outcome: 'EMAIL_QUEUED', emailId: expect.stringMatching(/^[0-9A-Z]{26}$/), error: null },
+      { stepId: 'wait', type: 'WAIT_FOR_EVENT', enteredAt: expect.any(String), leftAt: null, outcome: null, emailId: null, error: null },
+    ]);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ id: waiting.id, status: 'CANCELLED', exitReason: 'CANCELLED_BY_REQUEST' });
+    expect(again.status).toBe(200);
+    expect(again.body.data.status).toBe('CANCELLED');
+    expect(await subjectsTo(email)).toEqual(['Path hello']);
+    expect(completed.status).toBe('COMPLETED');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('EXECUTION_FINISHED');
+    expect(unknown.status).toBe(404);
+  });
+});
+
 describe('workflows: segment and contact triggers', () => {
   it('SEGMENT_ENTERED sends when a contact enters the tracked segment, with the segment as {{event.*}}', async () => {
     const tier = `vip-${suffix()}`;
