@@ -11,6 +11,8 @@ import { sesEvent, simulatedTypes, simulatorOutcome, type EventOptions, type Sen
  * - fault injection for SendEmail — LOCAL_SES_THROTTLE_RATE and LOCAL_SES_FAILURE_RATE (0–1) answer
  *   that fraction of calls with the error shapes SES really returns (TooManyRequestsException 429,
  *   InternalServiceErrorException 500), so retries are exercised without a branch in the sender;
+ *   POST /_local/faults { throttleRate?, failureRate? } changes them while the stack runs (a test
+ *   holds every send back with throttleRate 1, then lets them go), GET /_local/faults reads them;
  * - GET /_local/arrivals: the millisecond arrival time of every accepted SendEmail, taken when the
  *   request came in, with its SES message id and Mailwright email id (for pacing and latency
  *   measurements; /store has only whole seconds);
@@ -55,6 +57,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function startSesFront(options: SesFrontOptions): Promise<Server> {
   const arrivals: { at: number; messageId: string; emailId?: string }[] = [];
   const sent = new Map<string, SentMail>();
+  const faults = { throttleRate: options.throttleRate, failureRate: options.failureRate };
   const identities = new Map<string, LocalIdentity>(existsSync(options.identitiesFile) ? Object.entries(JSON.parse(readFileSync(options.identitiesFile, 'utf8'))) : []);
   const saveIdentities = () => writeFileSync(options.identitiesFile, JSON.stringify(Object.fromEntries(identities), null, 2));
 
@@ -106,8 +109,13 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
       res.writeHead(204).end();
       return;
     }
+    if (req.method === 'GET' && url.pathname === '/_local/faults') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(faults));
+      return;
+    }
     const body = await readAll(req);
     if (req.method === 'POST' && url.pathname === '/_local/simulate') return simulate(body, res);
+    if (req.method === 'POST' && url.pathname === '/_local/faults') return setFaults(body, res);
     if (url.pathname.startsWith(IDENTITIES_PATH)) return identity(req.method ?? 'GET', decodeURIComponent(url.pathname.slice(IDENTITIES_PATH.length + 1)), body, res);
     const verify = /^\/_local\/identities\/([^/]+)\/verify$/.exec(url.pathname);
     if (req.method === 'POST' && verify) {
@@ -120,8 +128,8 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
     const isSend = req.method === 'POST' && url.pathname === SEND_EMAIL_PATH;
     if (isSend) {
       const roll = Math.random();
-      if (roll < options.throttleRate) return sesError(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
-      if (roll < options.throttleRate + options.failureRate) return sesError(res, 500, 'InternalServiceErrorException', 'Internal service error.');
+      if (roll < faults.throttleRate) return sesError(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
+      if (roll < faults.throttleRate + faults.failureRate) return sesError(res, 500, 'InternalServiceErrorException', 'Internal service error.');
     }
     const upstream = await forward(req, body, options.emulatorPort);
     if (isSend && upstream.status === 200) {
@@ -168,6 +176,27 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
       VerificationStatus: verified ? 'SUCCESS' : 'PENDING',
       DkimAttributes: { SigningEnabled: true, Status: verified ? 'SUCCESS' : 'PENDING', Tokens: found.tokens, SigningAttributesOrigin: 'AWS_SES' },
     };
+  }
+
+  /** POST /_local/faults: the SendEmail fault rates from now on (each 0–1, together at most 1); answers the rates in force. */
+  function setFaults(body: Buffer, res: ServerResponse) {
+    const refuse = (message: string) => res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message }));
+    let request: { throttleRate?: unknown; failureRate?: unknown };
+    try {
+      request = JSON.parse(body.toString('utf8') || '{}');
+    } catch {
+      return refuse('Body must be JSON');
+    }
+    const next = { ...faults };
+    for (const name of ['throttleRate', 'failureRate'] as const) {
+      const value = request[name];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) return refuse(`${name} must be a number from 0 to 1`);
+      next[name] = value;
+    }
+    if (next.throttleRate + next.failureRate > 1) return refuse('throttleRate and failureRate add up to more than 1');
+    Object.assign(faults, next);
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(faults));
   }
 
   async function simulate(body: Buffer, res: ServerResponse) {
