@@ -125,10 +125,11 @@ export async function runFaultsScenario(
    * One HTTP call as a careful client makes it: a 503 (or a 409 for a key still in progress) is
    * retried after Retry-After. So are the gateway's 502/504 for a function that ran out of time
    * (on a loaded two-core machine a cold start can eat most of a 10 s timeout), which only calls
-   * that are safe to repeat (GET, or an Idempotency-Key) get here. A run killed by its timeout
+   * that are safe to repeat (GET, an Idempotency-Key, or `repeatable`: a tracked event, whose
+   * workflow a contact enters once whatever the events) get here. A run killed by its timeout
    * holds its key for the lease (35 s), so the retries go on past it.
    */
-  async function call(method: string, path: string, options: { body?: unknown; raw?: string; contentType?: string; idempotencyKey?: string } = {}): Promise<Answer> {
+  async function call(method: string, path: string, options: { body?: unknown; raw?: string; contentType?: string; idempotencyKey?: string; repeatable?: boolean } = {}): Promise<Answer> {
     for (let attempt = 1; ; attempt++) {
       const response = await fetch(`${stack.baseUrl}${path}`, {
         method,
@@ -144,7 +145,7 @@ export async function runFaultsScenario(
       statuses.push(response.status);
       if (response.status === 500) fiveHundreds.push(`${method} ${path}: ${text.slice(0, 200)}`);
       const inProgress = response.status === 409 && body?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
-      const timedOut = (response.status === 502 || response.status === 504) && (method === 'GET' || options.idempotencyKey !== undefined);
+      const timedOut = (response.status === 502 || response.status === 504) && (method === 'GET' || options.idempotencyKey !== undefined || options.repeatable === true);
       if ((response.status !== 503 && !inProgress && !timedOut) || attempt >= 90) return { status: response.status, body };
       if (response.status === 503 && !/^\d+$/.test(response.headers.get('retry-after') ?? '')) unexpected.push(`${method} ${path}: a 503 without a Retry-After in seconds`);
       await sleep(1000 * Number(response.headers.get('retry-after') ?? 1));
@@ -245,7 +246,7 @@ export async function runFaultsScenario(
 
   const refusedTracks: string[] = [];
   const tracking = mapLimit(trackedTo, Math.max(1, Math.ceil(sizes.concurrency / 2)), async (email) => {
-    const tracked = await call('POST', '/v1/track', { body: { email, event } });
+    const tracked = await call('POST', '/v1/track', { body: { email, event }, repeatable: true });
     if (tracked.status !== 200) refusedTracks.push(`${email}: ${tracked.status} ${JSON.stringify(tracked.body).slice(0, 200)}`);
   });
   await Promise.all([sending, campaigning, tracking]);
