@@ -25,8 +25,8 @@ const waitForStatus = (id: string, status: string, ms = 45_000) =>
     const { body } = await api('GET', `/campaigns/${id}`, { key });
     return body.data.status === status ? body.data : undefined;
   }, ms);
-/** The local SES's SendEmail fault rates from now on (infra/local/emulators/ses.ts, POST /_local/faults). */
-const sesFaults = async (rates: { throttleRate?: number; failureRate?: number }) => {
+/** The local SES's SendEmail fault rates from now on, for mail from `fromDomain` only (infra/local/emulators/ses.ts, POST /_local/faults). */
+const sesFaults = async (rates: { throttleRate?: number; failureRate?: number; fromDomain?: string | null }) => {
   const response = await fetch(`${stack.sesUrl}/_local/faults`, { method: 'POST', body: JSON.stringify(rates) });
   expect(response.status).toBe(200);
 };
@@ -296,13 +296,13 @@ describe('campaigns', () => {
     const campaign = await createCampaign(subject, { segmentId: segment.body.data.id });
     const stats = async () => (await api('GET', `/campaigns/${campaign.id}/stats`, { key })).body.data;
 
-    // Act: once 30 are sent, SES holds every further send back (throttled: the sender retries it
-    // later, nothing is lost), so the campaign cannot end before its bounces are counted, however
+    // Act: once 30 are sent, SES holds every further send from the project's domain back
+    // (throttled: the sender retries it later, nothing is lost), so the campaign cannot end before its bounces are counted, however
     // late the SES events reach the service; then 10 of the mails sent bounce (10 of at most 150
     // sends is above 5 %)
     await api('POST', `/campaigns/${campaign.id}/send`, { key });
     await until(async () => ((await stats()).sentCount >= 30 ? true : undefined));
-    await sesFaults({ throttleRate: 1 });
+    await sesFaults({ throttleRate: 1, fromDomain: domain });
     let paused: any;
     let simulated: Response[];
     try {
@@ -315,7 +315,7 @@ describe('campaigns', () => {
       // email still to send meets the PAUSED status before it can leave.
       await until(async () => ((await campaignEmails(campaign.id, 'SENDING')).length === 0 ? true : undefined));
     } finally {
-      await sesFaults({ throttleRate: 0 });
+      await sesFaults({ throttleRate: 0, fromDomain: null });
     }
     const pausedList = (await api('GET', '/campaigns?status=PAUSED', { key })).body.data;
     const heldAt = (await mailsWithSubject(subject)).length;

@@ -37,8 +37,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const sendEmail = () =>
-  fetch(`${front}/v2/email/outbound-emails`, { method: 'POST', body: JSON.stringify({ FromEmailAddress: 'a@example.com', Destination: { ToAddresses: ['b@example.com'] }, Content: { Simple: { Subject: { Data: 's' } } } }) });
+const sendEmail = (from = 'a@example.com') =>
+  fetch(`${front}/v2/email/outbound-emails`, { method: 'POST', body: JSON.stringify({ FromEmailAddress: from, Destination: { ToAddresses: ['b@example.com'] }, Content: { Simple: { Subject: { Data: 's' } } } }) });
 const setFaults = (body: unknown) => fetch(`${front}/_local/faults`, { method: 'POST', body: JSON.stringify(body) });
 
 it('throttles every SendEmail with throttleRate 1, as SES does (429 TooManyRequestsException), and lets them through again at 0', async () => {
@@ -51,10 +51,10 @@ it('throttles every SendEmail with throttleRate 1, as SES does (429 TooManyReque
 
   // Assess
   expect(held.status).toBe(200);
-  expect(await held.json()).toEqual({ throttleRate: 1, failureRate: 0 });
+  expect(await held.json()).toEqual({ throttleRate: 1, failureRate: 0, fromDomain: null });
   expect(throttled.status).toBe(429);
   expect(throttled.headers.get('x-amzn-errortype')).toBe('TooManyRequestsException');
-  expect(read).toEqual({ throttleRate: 1, failureRate: 0 });
+  expect(read).toEqual({ throttleRate: 1, failureRate: 0, fromDomain: null });
   expect(through.status).toBe(200);
   expect(accepted).toBe(1);
 });
@@ -70,12 +70,27 @@ it('answers failureRate 1 with SES\'s internal error (500)', async () => {
   expect(accepted).toBe(0);
 });
 
-it.each([[{ throttleRate: 2 }], [{ failureRate: -0.1 }], [{ throttleRate: '1' }], [{ throttleRate: 0.6, failureRate: 0.5 }]])('refuses %j with a 400 and keeps the rates', async (body) => {
+it('with fromDomain, throttles only the mail from that domain', async () => {
+  // Act
+  await setFaults({ throttleRate: 1, fromDomain: 'Held.test' });
+  const held = await sendEmail('Acme News <news@held.test>');
+  const other = await sendEmail('news@other.test');
+  await setFaults({ throttleRate: 0, fromDomain: null });
+  const released = await sendEmail('news@held.test');
+
+  // Assess
+  expect(held.status).toBe(429);
+  expect(other.status).toBe(200);
+  expect(released.status).toBe(200);
+  expect(accepted).toBe(2);
+});
+
+it.each([[{ throttleRate: 2 }], [{ fromDomain: 'nodot' }], [{ failureRate: -0.1 }], [{ throttleRate: '1' }], [{ throttleRate: 0.6, failureRate: 0.5 }]])('refuses %j with a 400 and keeps the rates', async (body) => {
   // Act
   const refused = await setFaults(body);
   const read = await (await fetch(`${front}/_local/faults`)).json();
 
   // Assess
   expect(refused.status).toBe(400);
-  expect(read).toEqual({ throttleRate: 0, failureRate: 0 });
+  expect(read).toEqual({ throttleRate: 0, failureRate: 0, fromDomain: null });
 });
