@@ -152,19 +152,22 @@ export async function runFaultsScenario(
     }
   }
 
-  /** Creates something once: after a 503, looks for it by name before trying again (a create has no Idempotency-Key). */
-  async function create(path: string, body: Record<string, unknown>, sameAs: (item: any) => boolean): Promise<any> {
+  /**
+   * Creates something once (a create has no Idempotency-Key): after a 503, or the gateway's
+   * 502/504 for a function that ran out of time, looks for it before trying again.
+   */
+  async function create(path: string, body: Record<string, unknown> | string, sameAs: (item: any) => boolean, { contentType = 'application/json', query = '', success = 201 } = {}): Promise<any> {
     for (let attempt = 1; attempt <= 10; attempt++) {
-      const created = await fetch(`${stack.baseUrl}${path}`, {
+      const created = await fetch(`${stack.baseUrl}${path}${query}`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${stack.secretKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
+        headers: { Authorization: `Bearer ${stack.secretKey}`, 'Content-Type': contentType },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
       });
       statuses.push(created.status);
       const text = await created.text();
-      if (created.status === 201) return (JSON.parse(text) as { data: unknown }).data;
+      if (created.status === success) return (JSON.parse(text) as { data: unknown }).data;
       if (created.status === 500) fiveHundreds.push(`POST ${path}: ${text.slice(0, 200)}`);
-      if (created.status !== 503) throw new Error(`POST ${path} answered ${created.status}: ${text.slice(0, 300)}`);
+      if (![502, 503, 504].includes(created.status)) throw new Error(`POST ${path} answered ${created.status}: ${text.slice(0, 300)}`);
       await sleep(1000);
       const listed = await call('GET', `${path}?limit=100`);
       const found = ((listed.body?.data?.items ?? []) as any[]).find(sameAs);
@@ -230,10 +233,10 @@ export async function runFaultsScenario(
   let campaignId: string | undefined;
   const campaigning = (async () => {
     const started = performance.now();
-    const imported = await call('POST', '/contacts/imports?subscribed=true', { raw: `email,plan\n${campaignTo.map((email) => `${email},pro`).join('\n')}\n`, contentType: 'text/csv' });
-    if (imported.status !== 202) throw new Error(`POST /contacts/imports answered ${imported.status}: ${JSON.stringify(imported.body).slice(0, 300)}`);
+    // The scenario's only import: after a failed answer, a job of this stack is the one it made.
+    const imported = await create('/contacts/imports', `email,plan\n${campaignTo.map((email) => `${email},pro`).join('\n')}\n`, () => true, { contentType: 'text/csv', query: '?subscribed=true', success: 202 });
     job = await until(async () => {
-      const got = await call('GET', `/contacts/imports/${imported.body.data.id}`);
+      const got = await call('GET', `/contacts/imports/${imported.id}`);
       return ['COMPLETED', 'FAILED'].includes(got.body?.data?.status) ? got.body.data : undefined;
     }, 90_000 + sizes.campaign * 500);
     figures.push({ label: `import of ${sizes.campaign} rows (s)`, value: seconds(started).toFixed(0) });
@@ -260,7 +263,9 @@ export async function runFaultsScenario(
 
   // Assess: the mail viewer holds exactly one mail per recipient, and nothing more arrives
   const waited = performance.now();
-  await until(async () => ((await mine()).length >= everyone.length ? true : undefined), 240_000 + everyone.length * 400, everyone.length > 500 ? 5000 : 1000);
+  // Until every recipient has mail (a recipient mailed twice must not end the wait early).
+  const recipients = async () => new Set((await mine()).flatMap((mail) => mail.destination.to)).size;
+  await until(async () => ((await recipients()) >= everyone.length ? true : undefined), 240_000 + everyone.length * 400, everyone.length > 500 ? 5000 : 1000);
   await sleep(5000);
   const mails = await mine();
   figures.push({ label: `all ${everyone.length} mails at the mail viewer (s)`, value: seconds(began).toFixed(0) });
@@ -277,7 +282,8 @@ export async function runFaultsScenario(
     ? await until(async () => {
         const got = await call('GET', `/campaigns/${campaignId}/stats`);
         const data = got.body?.data;
-        return data && data.sentCount + data.failedCount + data.suppressedCount + data.cancelledCount >= sizes.campaign ? data : undefined;
+        const settled = data && data.sentCount + data.failedCount + data.suppressedCount + data.cancelledCount >= sizes.campaign;
+        return settled && (await call('GET', `/campaigns/${campaignId}`)).body?.data?.status === 'SENT' ? data : undefined;
       }, 120_000)
     : undefined;
   const campaign = campaignId ? (await call('GET', `/campaigns/${campaignId}`)).body?.data : undefined;
@@ -315,7 +321,8 @@ export async function runFaultsScenario(
     }
     return ids;
   };
-  await until(async () => (sentEventIds().size >= mails.length ? true : undefined), 120_000);
+  const mailed = perRecipient.size - strangers.length;
+  await until(async () => (sentEventIds().size >= mailed ? true : undefined), 120_000);
   const sentHookIds = sentEventIds();
   const byWebhookId = new Map<string, string>();
   const conflicting: string[] = [];
@@ -324,7 +331,7 @@ export async function runFaultsScenario(
     if (byWebhookId.has(id) && byWebhookId.get(id) !== hook.body) conflicting.push(id);
     byWebhookId.set(id, hook.body);
   }
-  check('every webhook event delivered (deduplicated by webhook-id)', sentHookIds.size === mails.length && conflicting.length === 0, `${sentHookIds.size} distinct email.sent events for ${mails.length} mails, in ${receiver.hooks.length} deliveries (${byWebhookId.size} webhook-ids)${conflicting.length ? `; one webhook-id with different bodies: ${some(conflicting, 3)}` : ''}`);
+  check('every webhook event delivered (deduplicated by webhook-id)', sentHookIds.size === mailed && conflicting.length === 0, `${sentHookIds.size} distinct email.sent events for ${mailed} recipients mailed, in ${receiver.hooks.length} deliveries (${byWebhookId.size} webhook-ids)${conflicting.length ? `; one webhook-id with different bodies: ${some(conflicting, 3)}` : ''}`);
 
   // Assess: nothing stuck or silently failed — every email ended, every failure with its reason
   const stuck = [...(await listAll('/emails?status=QUEUED')), ...(await listAll('/emails?status=SENDING'))];
