@@ -70,7 +70,9 @@ export const queues: readonly QueueSpec[] = [
   // Contact imports (/docs "Imports and exports"): one message per job; each invocation imports
   // rows for up to 5 minutes from the job's checkpoint and queues the job again to continue.
   // Two workers at a time (16 upserts in flight each) bound an import's share of DynamoDB.
-  // The visibility timeout is 6× the worker's timeout, so a crashed invocation's job resumes then.
+  // The visibility timeout is 6× the worker's timeout, so a crashed invocation's job resumes then;
+  // one stopped by a busy or failing dependency resumes from its checkpoint within seconds
+  // (shared/imports/worker.ts).
   {
     name: 'contact-imports',
     maxReceiveCount: 5,

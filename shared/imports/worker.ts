@@ -4,8 +4,10 @@ import { integerEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { upsertImportRow, type ImportOutcome } from '../contacts/contacts';
 import { tableName } from '../db/table';
-import { ApiError } from '../http/errors';
+import { ApiError, isDependencyUnavailable } from '../http/errors';
+import { logger } from '../observability/logger';
 import { payloadStream } from '../payloads/payloads';
+import { RetryLater } from '../queue/errors';
 import { importLimits, readImport, type StoredImportJob } from './jobs';
 import { importKeys } from './keys';
 import { collapseDuplicates, csvColumns, csvRow, FileProblem, jsonRow, type CsvColumns, type ImportRow, type ParsedRow, type RowError } from './rows';
@@ -33,6 +35,13 @@ const ROW_CONCURRENCY = integerEnv(variables.importRowConcurrency, 16, { max: 64
 
 export type ImportRunOutcome = 'DONE' | 'CONTINUE';
 
+/**
+ * After a dependency stayed busy or failing through the SDK's retries (DynamoDB throttling, an S3
+ * or SQS 5xx): back from the checkpoint in this many seconds, not after the queue's visibility
+ * timeout (30 minutes, meant for a crashed invocation).
+ */
+const DEPENDENCY_RETRY_SECONDS = 5;
+
 class Superseded extends Error {}
 
 interface BatchEntry {
@@ -50,19 +59,28 @@ export async function runImport(projectId: string, jobId: string, deadline: numb
   }
   if (job.status === 'COMPLETED' || job.status === 'FAILED' || !job.queuedAt || !job.format) return 'DONE';
   if (job.status === 'QUEUED') job = await markProcessing(job);
+  const progress = { batches: 0 };
   try {
-    return await processFrom(job, deadline);
+    return await processFrom(job, deadline, progress);
   } catch (error) {
     if (error instanceof Superseded) return 'DONE';
     if (error instanceof FileProblem) {
       await finish(job.projectId, job.id, await currentRow(job), { status: 'FAILED', failure: { code: error.code, message: error.message } });
       return 'DONE';
     }
+    if (isDependencyUnavailable(error)) {
+      // The batch in progress is applied again from the checkpoint (nothing counted twice). After
+      // progress, a new message continues the job (its receives start again: a long import under
+      // faults never runs out of them); without, this message comes back soon, towards the DLQ.
+      logger.warn('A dependency was unavailable; the import continues from its checkpoint', { projectId, jobId, batchesApplied: progress.batches, error: error as Error });
+      if (progress.batches > 0) return 'CONTINUE';
+      throw new RetryLater(DEPENDENCY_RETRY_SECONDS, `A dependency was unavailable: ${(error as Error).name}`);
+    }
     throw error;
   }
 }
 
-async function processFrom(initial: StoredImportJob, deadline: number): Promise<ImportRunOutcome> {
+async function processFrom(initial: StoredImportJob, deadline: number, progress: { batches: number }): Promise<ImportRunOutcome> {
   let job = initial;
   const stream = await payloadStream(job.objectKey, job.nextByte);
   const records: AsyncGenerator<SourceRecord<unknown>> = job.format === 'csv' ? csvRecords(stream, job.nextByte) : jsonLineRecords(stream, job.nextByte);
@@ -84,6 +102,7 @@ async function processFrom(initial: StoredImportJob, deadline: number): Promise<
       batchEnd = record.end;
       if (batch.length >= BATCH_ROWS) {
         job = await applyBatch(job, batch, batchEnd, newHeader);
+        progress.batches += 1;
         batch = [];
         newHeader = undefined;
         if (Date.now() >= deadline) return 'CONTINUE';

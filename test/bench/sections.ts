@@ -15,4 +15,6 @@ export const SECTIONS: Record<string, () => Promise<Section>> = {
   workflows: async () => (await import('./workflows')).workflowsSection,
   webhooks: async () => (await import('./webhooks')).webhooksSection,
   campaigns: async () => (await import('./campaigns')).campaignsSection,
+  // Last: it starts a stack of its own with LOCAL_FAULTS and does not use the bench's.
+  faults: async () => (await import('./faults')).faultsSection,
 };

@@ -25,6 +25,22 @@ const waitForStatus = (id: string, status: string, ms = 45_000) =>
     const { body } = await api('GET', `/campaigns/${id}`, { key });
     return body.data.status === status ? body.data : undefined;
   }, ms);
+/** The local SES's SendEmail fault rates from now on, for mail from `fromDomain` only (infra/local/emulators/ses.ts, POST /_local/faults). */
+const sesFaults = async (rates: { throttleRate?: number; failureRate?: number; fromDomain?: string | null }) => {
+  const response = await fetch(`${stack.sesUrl}/_local/faults`, { method: 'POST', body: JSON.stringify(rates) });
+  expect(response.status).toBe(200);
+};
+/** Every email of a campaign in `status`, all pages (a filtered page may hold fewer than its limit). */
+async function campaignEmails(campaignId: string, status: string): Promise<{ id: string; status: string }[]> {
+  const found: { id: string; status: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { body: { data: { items: { id: string; status: string }[]; nextCursor: string | null } } } = await api('GET', `/emails?campaignId=${campaignId}&status=${status}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+    found.push(...page.body.data.items);
+    cursor = page.body.data.nextCursor;
+  } while (cursor);
+  return found;
+}
 const header = (mail: StoredEmail, name: string) => mail.headers?.find((item) => item.name.toLowerCase() === name.toLowerCase())?.value;
 const linkOf = (mail: StoredEmail) => /<(http[^>]+)>/.exec(header(mail, 'List-Unsubscribe') ?? '')![1]!;
 
@@ -280,21 +296,36 @@ describe('campaigns', () => {
     const campaign = await createCampaign(subject, { segmentId: segment.body.data.id });
     const stats = async () => (await api('GET', `/campaigns/${campaign.id}/stats`, { key })).body.data;
 
-    // Act: once 30 are sent, 10 of them bounce at once (10 of at most 150 sends is above 5 %)
+    // Act: once 30 are sent, SES holds every further send from the project's domain back
+    // (throttled: the sender retries it later, nothing is lost), so the campaign cannot end before its bounces are counted, however
+    // late the SES events reach the service; then 10 of the mails sent bounce (10 of at most 150
+    // sends is above 5 %)
     await api('POST', `/campaigns/${campaign.id}/send`, { key });
     await until(async () => ((await stats()).sentCount >= 30 ? true : undefined));
-    const bounced = (await mailsWithSubject(subject)).slice(0, bounces);
-    const simulated = await Promise.all(
-      bounced.map((mail) => fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ messageId: mail.messageId, type: 'bounce', bounceType: 'Permanent' }) })),
-    );
-    const paused = await waitForStatus(campaign.id, 'PAUSED', 10_000);
+    await sesFaults({ throttleRate: 1, fromDomain: domain });
+    let paused: any;
+    let simulated: Response[];
+    try {
+      const bounced = (await mailsWithSubject(subject)).slice(0, bounces);
+      simulated = await Promise.all(
+        bounced.map((mail) => fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ messageId: mail.messageId, type: 'bounce', bounceType: 'Permanent' }) })),
+      );
+      paused = await waitForStatus(campaign.id, 'PAUSED', 30_000);
+      // No claimed email is left between its last status check and SES: from here on, every
+      // email still to send meets the PAUSED status before it can leave.
+      await until(async () => ((await campaignEmails(campaign.id, 'SENDING')).length === 0 ? true : undefined));
+    } finally {
+      await sesFaults({ throttleRate: 0, fromDomain: null });
+    }
     const pausedList = (await api('GET', '/campaigns?status=PAUSED', { key })).body.data;
-    // Mail already past the sender's last check may still arrive: then nothing more does.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
     const heldAt = (await mailsWithSubject(subject)).length;
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const pausedStats = await until(async () => {
+      const current = await stats();
+      return current.sentCount === heldAt ? current : undefined;
+    });
+    // SES takes mail again: the held sends come back (after their backoff) and are parked, not sent.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
     const stillHeld = (await mailsWithSubject(subject)).length;
-    const pausedStats = await stats();
     const resume = await api('POST', `/campaigns/${campaign.id}/send`, { key });
     const done = await waitForStatus(campaign.id, 'SENT', 30_000);
     const finalStats = await until(async () => {

@@ -11,6 +11,9 @@ import { sesEvent, simulatedTypes, simulatorOutcome, type EventOptions, type Sen
  * - fault injection for SendEmail — LOCAL_SES_THROTTLE_RATE and LOCAL_SES_FAILURE_RATE (0–1) answer
  *   that fraction of calls with the error shapes SES really returns (TooManyRequestsException 429,
  *   InternalServiceErrorException 500), so retries are exercised without a branch in the sender;
+ *   POST /_local/faults { throttleRate?, failureRate?, fromDomain? } changes them while the stack
+ *   runs, for every sender or (fromDomain; null: every one again) only for mail from that domain —
+ *   a test holds its own project's sends back with throttleRate 1, then lets them go; GET reads them;
  * - GET /_local/arrivals: the millisecond arrival time of every accepted SendEmail, taken when the
  *   request came in, with its SES message id and Mailwright email id (for pacing and latency
  *   measurements; /store has only whole seconds);
@@ -55,6 +58,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function startSesFront(options: SesFrontOptions): Promise<Server> {
   const arrivals: { at: number; messageId: string; emailId?: string }[] = [];
   const sent = new Map<string, SentMail>();
+  const faults: { throttleRate: number; failureRate: number; fromDomain: string | null } = { throttleRate: options.throttleRate, failureRate: options.failureRate, fromDomain: null };
   const identities = new Map<string, LocalIdentity>(existsSync(options.identitiesFile) ? Object.entries(JSON.parse(readFileSync(options.identitiesFile, 'utf8'))) : []);
   const saveIdentities = () => writeFileSync(options.identitiesFile, JSON.stringify(Object.fromEntries(identities), null, 2));
 
@@ -106,8 +110,13 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
       res.writeHead(204).end();
       return;
     }
+    if (req.method === 'GET' && url.pathname === '/_local/faults') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(faults));
+      return;
+    }
     const body = await readAll(req);
     if (req.method === 'POST' && url.pathname === '/_local/simulate') return simulate(body, res);
+    if (req.method === 'POST' && url.pathname === '/_local/faults') return setFaults(body, res);
     if (url.pathname.startsWith(IDENTITIES_PATH)) return identity(req.method ?? 'GET', decodeURIComponent(url.pathname.slice(IDENTITIES_PATH.length + 1)), body, res);
     const verify = /^\/_local\/identities\/([^/]+)\/verify$/.exec(url.pathname);
     if (req.method === 'POST' && verify) {
@@ -118,10 +127,10 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
       return res.writeHead(204).end();
     }
     const isSend = req.method === 'POST' && url.pathname === SEND_EMAIL_PATH;
-    if (isSend) {
+    if (isSend && (faults.fromDomain === null || senderDomain(body) === faults.fromDomain)) {
       const roll = Math.random();
-      if (roll < options.throttleRate) return sesError(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
-      if (roll < options.throttleRate + options.failureRate) return sesError(res, 500, 'InternalServiceErrorException', 'Internal service error.');
+      if (roll < faults.throttleRate) return sesError(res, 429, 'TooManyRequestsException', 'Maximum sending rate exceeded.');
+      if (roll < faults.throttleRate + faults.failureRate) return sesError(res, 500, 'InternalServiceErrorException', 'Internal service error.');
     }
     const upstream = await forward(req, body, options.emulatorPort);
     if (isSend && upstream.status === 200) {
@@ -170,6 +179,31 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
     };
   }
 
+  /** POST /_local/faults: the SendEmail fault rates from now on (each 0–1, together at most 1); answers the rates in force. */
+  function setFaults(body: Buffer, res: ServerResponse) {
+    const refuse = (message: string) => res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message }));
+    let request: { throttleRate?: unknown; failureRate?: unknown; fromDomain?: unknown };
+    try {
+      request = JSON.parse(body.toString('utf8') || '{}');
+    } catch {
+      return refuse('Body must be JSON');
+    }
+    const next = { ...faults };
+    for (const name of ['throttleRate', 'failureRate'] as const) {
+      const value = request[name];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !(value >= 0 && value <= 1)) return refuse(`${name} must be a number from 0 to 1`);
+      next[name] = value;
+    }
+    if (request.fromDomain !== undefined) {
+      if (request.fromDomain !== null && (typeof request.fromDomain !== 'string' || !request.fromDomain.includes('.'))) return refuse('fromDomain must be a domain name, or null for every sender');
+      next.fromDomain = request.fromDomain === null ? null : request.fromDomain.toLowerCase();
+    }
+    if (next.throttleRate + next.failureRate > 1) return refuse('throttleRate and failureRate add up to more than 1');
+    Object.assign(faults, next);
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(faults));
+  }
+
   async function simulate(body: Buffer, res: ServerResponse) {
     let request: { emailId?: string; messageId?: string; type?: string; bounceType?: string; link?: string };
     try {
@@ -191,6 +225,16 @@ export function startSesFront(options: SesFrontOptions): Promise<Server> {
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve(server));
   });
+}
+
+/** The domain of a SendEmail's FromEmailAddress ("Name <a@b.c>" or a@b.c), lower-cased; '' when it has none. */
+function senderDomain(body: Buffer): string {
+  try {
+    const from = String((JSON.parse(body.toString('utf8')) as { FromEmailAddress?: unknown }).FromEmailAddress ?? '');
+    return (/@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? '').toLowerCase();
+  } catch {
+    return '';
+  }
 }
 
 function sentMail(messageId: string, input: { FromEmailAddress?: string; Destination?: { ToAddresses?: string[] }; Content?: { Simple?: { Subject?: { Data?: string } } }; EmailTags?: { Name: string; Value: string }[] }): SentMail {

@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
 import { jest } from '@jest/globals';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../../functions/contact-imports/handler';
 import { runImport } from '../../../../shared/imports/worker';
+import { RetryLater } from '../../../../shared/queue/errors';
 
 /**
  * The worker against a small in-memory table that enforces the conditions the worker and the
@@ -27,6 +28,7 @@ let items: Map<string, Record<string, any>>;
 let file: Buffer;
 let checkpointCalls: number;
 let crashAtCheckpoint: number | undefined;
+let crashWith: () => Error;
 
 const keyOf = (key: Record<string, string>) => `${key.PK}|${key.SK}`;
 const clone = <T>(value: T): T => (value === undefined ? value : structuredClone(value));
@@ -61,7 +63,7 @@ function fakeTable() {
     const values = input.ExpressionAttributeValues;
     if (':fromRow' in values) {
       checkpointCalls += 1;
-      if (checkpointCalls === crashAtCheckpoint) throw new Error('Simulated crash before the checkpoint');
+      if (checkpointCalls === crashAtCheckpoint) throw crashWith();
       if (job.nextRow !== values[':fromRow'] || job.status !== 'PROCESSING') throw conditionFailed();
       Object.assign(job, { nextRow: values[':nextRow'], nextByte: values[':nextByte'], processed: values[':nextRow'], errors: [...job.errors, ...values[':errors']] });
       if (values[':header']) job.header = values[':header'];
@@ -144,6 +146,7 @@ describe('runImport', () => {
     items = new Map();
     checkpointCalls = 0;
     crashAtCheckpoint = undefined;
+    crashWith = () => new Error('Simulated crash before the checkpoint');
     fakeTable();
   });
 
@@ -193,6 +196,44 @@ describe('runImport', () => {
     const ranges = s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input.Range);
     expect(ranges).toEqual([undefined, `bytes=${afterCrash.nextByte}-`]);
     expect(file.subarray(afterCrash.nextByte).toString().startsWith(file.toString().split('\r\n')[201]!)).toBe(true);
+  });
+
+  it('after DynamoDB throttled a checkpoint through the SDK\'s retries, continues from the checkpoint in a new invocation once a batch was applied, without counting a row twice', async () => {
+    // Prepare: the second checkpoint is throttled after its 200 rows were written.
+    const { text, repeats } = csvFile();
+    file = Buffer.from(text);
+    queuedJob();
+    crashAtCheckpoint = 2;
+    crashWith = () => new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: { httpStatusCode: 400 } });
+
+    // Act
+    const first = await runImport(P, JOB, Date.now() + 60_000);
+    const afterThrottle = { ...job() };
+    const second = await runImport(P, JOB, Date.now() + 60_000);
+
+    // Assess
+    expect(first).toBe('CONTINUE');
+    expect(afterThrottle).toMatchObject({ status: 'PROCESSING', nextRow: 200 });
+    expect(second).toBe('DONE');
+    const distinct = 500 - 5 - repeats.size;
+    expect(job()).toMatchObject({ status: 'COMPLETED', processed: 500, created: distinct, updated: 0, duplicates: repeats.size, failed: 5 });
+    expect(items.get(counterKey)!.total).toBe(distinct);
+  });
+
+  it('after a throttled first checkpoint (no batch applied), has its message back in seconds (RetryLater), not after the queue\'s 30-minute visibility timeout', async () => {
+    // Prepare
+    file = Buffer.from(csvFile().text);
+    queuedJob();
+    crashAtCheckpoint = 1;
+    crashWith = () => new ProvisionedThroughputExceededException({ message: 'throttled', $metadata: { httpStatusCode: 400 } });
+
+    // Act
+    const failure = await runImport(P, JOB, Date.now() + 60_000).catch((error: unknown) => error);
+
+    // Assess
+    expect(failure).toBeInstanceOf(RetryLater);
+    expect((failure as RetryLater).delaySeconds).toBeLessThanOrEqual(10);
+    expect(job()).toMatchObject({ status: 'PROCESSING', nextRow: 0, created: 0 });
   });
 
   it('continues across invocations: the handler queues the job again until it is done, with the same counts', async () => {
