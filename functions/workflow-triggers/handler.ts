@@ -1,5 +1,5 @@
 import { createStreamHandler } from '../../shared/streams/handler';
-import { removedWorkflow } from '../../shared/workflows/cancel';
+import { removedWorkflow } from '../../shared/workflows/removals';
 import { sendCancelExecutionsJob } from '../../shared/workflows/queue';
 import { occurrenceOf, startExecutions, wakeWaiting } from '../../shared/workflows/triggers';
 

@@ -34,7 +34,7 @@ export async function cancelExecution(projectId: string, execution: Execution, r
 /**
  * DELETE /workflows/{id} removes the workflow item (and its trigger) only; the table stream's
  * REMOVE of that item reaches the workflow-triggers consumer (infra/streams.ts,
- * `removalPrefixes`), which queues this job on the workflow queue; the workflow-runner cancels
+ * `removalPrefixes`; removals.ts), which queues this job on the workflow queue; the workflow-runner cancels
  * the executions page by page and queues the rest with its cursor when its time is nearly up.
  * Idempotent: a redelivered job finds the executions it cancelled gone from the RUNNING and
  * WAITING partitions (or fails their condition), and a job for a workflow that still exists
@@ -59,17 +59,6 @@ export const isCancelExecutionsJob = (body: unknown): boolean => typeof body ===
 
 /** Executions read and cancelled per page. */
 export const CANCEL_PAGE_SIZE = 25;
-
-/** The workflow a table change removed (a REMOVE of a workflow item), if it is one. */
-export function removedWorkflow(change: { eventName: string; keys: Record<string, unknown> }): { projectId: string; workflowId: string } | undefined {
-  const pk = String(change.keys.PK ?? '');
-  const sk = String(change.keys.SK ?? '');
-  if (change.eventName !== 'REMOVE' || !pk.startsWith('PROJECT#') || !sk.startsWith(workflowKeys.workflowPrefix)) return undefined;
-  const projectId = pk.slice('PROJECT#'.length);
-  const workflowId = sk.slice(workflowKeys.workflowPrefix.length);
-  if (!projectId || !workflowId || workflowKeys.workflow(projectId, workflowId).SK !== sk) return undefined;
-  return { projectId, workflowId };
-}
 
 export type CancelOutcome = { status: 'DONE'; cancelled: number } | { status: 'CONTINUE'; cancelled: number; next: CancelExecutionsJob };
 
