@@ -8,12 +8,13 @@ import { LOCAL_SYNTH_CONTEXT } from '../../constructs/local-bundling';
 /**
  * Synthesizes the CDK app offline — infra/app.ts, as `npm run synth` runs it, cdk-nag included —
  * into `outdir`, with cdk.json's context plus `context`. Function bundles are kept in one cache
- * folder shared by every local stack and every clone of the repository, outside node_modules so
- * that `npm ci` keeps it (`$XDG_CACHE_HOME/mailwright/assets`, by default
- * `~/.cache/mailwright/assets`): each cached asset is linked into the assembly before synthesis,
- * so CDK bundles only functions whose inputs changed (their asset hash derives from them, the
- * files' contents and not their place: infra/constructs/bundle-hash.ts). The bundles CDK does make
- * run esbuild without npx in front of it (infra/constructs/local-bundling.ts).
+ * folder shared by every local stack, outside node_modules so that `npm ci` keeps it
+ * (`$XDG_CACHE_HOME/mailwright/assets`, by default `~/.cache/mailwright/assets`): each cached
+ * asset is linked into the assembly before synthesis, so CDK bundles only functions whose inputs
+ * changed (their asset hash derives from them: infra/constructs/bundle-hash.ts; CDK's folder name
+ * also covers the bundling options, the checkout's path among them, so clones in other folders
+ * bundle their own). The bundles CDK does make run esbuild without npx in front of it
+ * (infra/constructs/local-bundling.ts).
  */
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const cacheDir = path.join(process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache'), 'mailwright', 'assets');
