@@ -11,13 +11,15 @@ export interface StreamConsumerSpec {
   retryAttempts: number;
   /** Only items whose sort key begins with one of these reach the function (Lambda filter criteria). */
   sortKeyPrefixes: readonly string[];
+  /** And the deletions (REMOVE records only) of items whose sort key begins with one of these. */
+  removalPrefixes?: readonly string[];
 }
 
 export const streamConsumers: readonly StreamConsumerSpec[] = [
-  // Contacts and events change tracked segments' membership (/docs "Segments").
-  { group: 'segment-membership', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'] },
-  // New events and contacts start workflows and wake waiting executions (/docs "Workflows").
-  { group: 'workflow-triggers', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'] },
+  // Contacts and events change tracked segments' membership; a deleted segment's members are removed in the background (/docs "Segments").
+  { group: 'segment-membership', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'], removalPrefixes: ['SEGMENT#'] },
+  // New events and contacts start workflows and wake waiting executions; a deleted workflow's executions are cancelled in the background (/docs "Workflows").
+  { group: 'workflow-triggers', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'], removalPrefixes: ['WORKFLOW#'] },
   // Events, contact changes and project notifications become outbound webhook deliveries (/docs "Webhooks").
   { group: 'webhook-events', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['EVENT#', 'CONTACT#', 'NOTIFICATION#'] },
 ];

@@ -1,4 +1,6 @@
 import { createStreamHandler } from '../../shared/streams/handler';
+import { removedWorkflow } from '../../shared/workflows/removals';
+import { sendCancelExecutionsJob } from '../../shared/workflows/queue';
 import { occurrenceOf, startExecutions, wakeWaiting } from '../../shared/workflows/triggers';
 
 /**
@@ -6,14 +8,23 @@ import { occurrenceOf, startExecutions, wakeWaiting } from '../../shared/workflo
  * exited, email.*) and new contacts, in stream order per contact. Each occurrence enters the
  * workflows its trigger index lists and wakes the executions waiting for that event; both are
  * idempotent (derived execution ids, conditional writes), as a retried batch repeats them.
+ * A deleted workflow's REMOVE queues the cancellation of its executions for the workflow-runner
+ * (shared/workflows/cancel.ts).
  */
 export const handler = createStreamHandler({
   name: 'workflow-triggers',
   keyOf: (change) => {
+    const removed = removedWorkflow(change);
+    if (removed) return `workflow|${removed.projectId}|${removed.workflowId}`;
     const occurrence = occurrenceOf(change);
     return occurrence && `${occurrence.projectId}|${occurrence.contactId}`;
   },
   process: async (changes) => {
+    const removed = removedWorkflow(changes[0]!);
+    if (removed) {
+      await sendCancelExecutionsJob({ kind: 'cancel-executions', ...removed });
+      return;
+    }
     for (const change of changes) {
       const occurrence = occurrenceOf(change)!;
       await startExecutions(occurrence);

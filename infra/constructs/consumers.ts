@@ -61,7 +61,10 @@ export function streamConsumer(scope: Construct, group: string, table: Table, lo
       reportBatchItemFailures: true,
       retryAttempts: spec.retryAttempts,
       onFailure: new SqsDlq(dlq),
-      filters: spec.sortKeyPrefixes.map((prefix) => FilterCriteria.filter({ dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(prefix) } } } })),
+      filters: [
+        ...spec.sortKeyPrefixes.map((prefix) => FilterCriteria.filter({ dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(prefix) } } } })),
+        ...(spec.removalPrefixes ?? []).map((prefix) => FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(prefix) } } } })),
+      ],
     }),
   );
   return fn;

@@ -19,6 +19,7 @@ import { variables, type Variable } from '../../shared/config/variables';
 import { tableSchema } from '../../shared/db/schema';
 import { functionSettings } from '../function-settings';
 import { bundleAssetHash } from './bundle-hash';
+import { LOCAL_SYNTH_CONTEXT, runEsbuildDirectly } from './local-bundling';
 
 /** The repository root: entries, package-lock.json and tsconfig.json are found from here. */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -133,6 +134,8 @@ export class MailwrightFunction extends NodejsFunction {
     };
     const bundledFiles = props.bundledFiles ?? [];
     const bundledFolders = props.bundledFolders ?? [];
+    // The local stack's synthesis runs the same esbuild without npx in front of it (local-bundling.ts).
+    if (scope.node.tryGetContext(LOCAL_SYNTH_CONTEXT) === true) runEsbuildDirectly();
     super(scope, id, {
       entry,
       handler: 'handler',

@@ -11,14 +11,17 @@ import type { SharedResources } from './shared-resources';
 /**
  * Tracked segments (README "Segments"): builds too large for a request go through the build queue
  * to the segment-builder (which queues its own continuation), the table stream keeps membership
- * current (segment-membership), and a daily refresh rebuilds segments that age with time.
+ * current (segment-membership), a deleted segment's members are removed by the builder in the
+ * background (queued by segment-membership from the segment's REMOVE), and a daily refresh
+ * rebuilds segments that age with time.
  */
 export function addSegments(stack: Stack, resources: SharedResources, api: Api): void {
   const { table, removalPolicy } = resources;
   const segmentBuildQueue = resources.queue('segment-builds');
   api.function('segments').bindQueue(segmentBuildQueue, variables.segmentBuildQueueUrl);
   queueConsumer(stack, 'segment-builds', segmentBuildQueue, table, { logRemovalPolicy: removalPolicy }).bindQueue(segmentBuildQueue, variables.segmentBuildQueueUrl);
-  streamConsumer(stack, 'segment-membership', table, removalPolicy);
+  // It queues a deleted segment's member cleanup, which the builder carries out page by page.
+  streamConsumer(stack, 'segment-membership', table, removalPolicy).bindQueue(segmentBuildQueue, variables.segmentBuildQueueUrl);
 
   // ---- Daily refresh of tracked segments that age with time (withinDays) -----------------------
   // Undeliverable schedule events (EventBridge) and failed runs (Lambda's asynchronous retries) land in one DLQ.

@@ -8,7 +8,8 @@ import type { SharedResources } from './shared-resources';
  * Workflows (README "Workflows"): triggers from the table stream, steps from the workflow queue.
  * The trigger consumer only queues first steps and wakes; the runner sends email, waits (SQS
  * delays up to 15 minutes, one-time schedules into the workflow queue beyond) and calls
- * webhooks; the API cancels schedules of the executions a DELETE cancels. MARKETING workflow mail
+ * webhooks; a deleted workflow's executions are cancelled by the runner in the background
+ * (queued by the trigger consumer from the workflow's REMOVE). MARKETING workflow mail
  * carries one-click unsubscribe links, as campaign mail does.
  */
 export function addWorkflows(stack: Stack, resources: SharedResources, api: Api): void {

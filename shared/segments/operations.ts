@@ -61,8 +61,9 @@ export const segmentOperations: Record<string, OperationDoc> = {
     operationId: 'deleteSegment',
     tag: 'Segments',
     summary: 'Delete a segment',
-    description: 'A tracked segment\'s membership goes with it.',
-    success: { status: 200, description: 'Deleted', data: deletedSchema },
+    description:
+      'Answers at once, whatever the segment\'s size: the segment is gone from that moment (`GET` answers 404, lists leave it out, no contact enters it). A tracked segment\'s membership is deleted in the background within seconds (minutes for millions of members), resuming where it stopped after any failure. Deleting it again answers 404.',
+    success: { status: 200, description: 'Deleted (its membership is being removed in the background)', data: deletedSchema },
     errors: [notFoundCase('segment')],
   },
   'GET /segments/{id}/contacts': {

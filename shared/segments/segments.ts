@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { countContacts, toContact, type Contact } from '../contacts/contacts';
@@ -17,7 +17,6 @@ import { enqueueBuild } from './build-queue';
 import { assertEvaluable, evaluateSegment } from './evaluate';
 import { agesWithTime, type FilterGroup } from './filter';
 import { segmentKeys } from './keys';
-import { memberIdsOf } from './membership';
 import type { CreateSegmentInput, ListQuery, SegmentChanges } from './schemas';
 import { ULID_PATTERN } from '../http/ids';
 
@@ -211,9 +210,14 @@ export async function patchSegment(projectId: string, segmentId: string, changes
   return getSegment(projectId, segmentId);
 }
 
-/** Removes the segment and its count in one transaction, then its membership items. */
+/**
+ * DELETE: removes the segment and its count in one transaction (O(1)); the request answers then.
+ * A tracked segment's membership items are deleted in the background: the item's REMOVE on the
+ * table stream queues their cleanup (shared/segments/cleanup.ts). Membership writes condition on
+ * the segment item, so no member is added after this point.
+ */
 export async function deleteSegment(projectId: string, segmentId: string): Promise<void> {
-  const current = await readSegment(projectId, segmentId);
+  if (!ULID_PATTERN.test(segmentId)) throw notFound('Segment');
   try {
     await documentClient.send(
       new TransactWriteCommand({
@@ -226,19 +230,6 @@ export async function deleteSegment(projectId: string, segmentId: string): Promi
   } catch (error) {
     if (error instanceof TransactionCanceledException) throw notFound('Segment');
     throw error;
-  }
-  if (!current.trackMembership) return;
-  // Stream writes condition on the segment item, so no member can be added after this point.
-  const ids = await memberIdsOf(projectId, segmentId);
-  for (let start = 0; start < ids.length; start += 25) {
-    let requests: Record<string, unknown>[] | undefined = ids
-      .slice(start, start + 25)
-      .map((contactId) => ({ DeleteRequest: { Key: segmentKeys.member(projectId, segmentId, contactId) } }));
-    for (let attempt = 0; requests?.length; attempt++) {
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
-      requests = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
-    }
   }
 }
 

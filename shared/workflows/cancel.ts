@@ -1,8 +1,11 @@
-import { queryAll } from '../db/query';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import type { TransactItem } from '../db/transactions';
 import { ACTIVE_STATUSES, finishExecution, fromItem, type Execution } from './executions';
 import { workflowKeys } from './keys';
+import { readWorkflow } from './store';
 import { cancelWake } from './timers';
 
 /**
@@ -26,16 +29,73 @@ export async function cancelExecution(projectId: string, execution: Execution, r
   return cancelled;
 }
 
-/** Every RUNNING and WAITING execution of the workflow (GSI1, by status), cancelled. */
-export async function cancelActiveExecutions(projectId: string, workflowId: string): Promise<number> {
-  let count = 0;
-  for (const status of ACTIVE_STATUSES) {
-    const items = await queryAll({
-      IndexName: 'GSI1',
-      KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': workflowKeys.byStatusPartition(projectId, workflowId, status) },
-    });
-    for (const item of items) if (await cancelExecution(projectId, fromItem(item), 'WORKFLOW_DELETED')) count++;
+// ---- A deleted workflow's executions, cancelled in the background -------------------------------
+
+/**
+ * DELETE /workflows/{id} removes the workflow item (and its trigger) only; the table stream's
+ * REMOVE of that item reaches the workflow-triggers consumer (infra/streams.ts,
+ * `removalPrefixes`; removals.ts), which queues this job on the workflow queue; the workflow-runner cancels
+ * the executions page by page and queues the rest with its cursor when its time is nearly up.
+ * Idempotent: a redelivered job finds the executions it cancelled gone from the RUNNING and
+ * WAITING partitions (or fails their condition), and a job for a workflow that still exists
+ * cancels nothing.
+ */
+export const cancelExecutionsJobSchema = v.object({
+  kind: v.literal('cancel-executions'),
+  projectId: v.pipe(v.string(), v.nonEmpty()),
+  workflowId: v.pipe(v.string(), v.nonEmpty()),
+  /** The status partition (GSI1) being read; absent: the first of ACTIVE_STATUSES. */
+  status: v.optional(v.picklist(ACTIVE_STATUSES)),
+  /** Its next page (the last page's LastEvaluatedKey); absent: its first. */
+  cursor: v.optional(v.record(v.string(), v.string())),
+});
+
+export type CancelExecutionsJob = v.InferOutput<typeof cancelExecutionsJobSchema>;
+
+export const parseCancelExecutionsJob = (body: unknown): CancelExecutionsJob => v.parse(cancelExecutionsJobSchema, body);
+
+/** Whether a workflow-queue message is this job (the others are step messages). */
+export const isCancelExecutionsJob = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'cancel-executions';
+
+/** Executions read and cancelled per page. */
+export const CANCEL_PAGE_SIZE = 25;
+
+export type CancelOutcome = { status: 'DONE'; cancelled: number } | { status: 'CONTINUE'; cancelled: number; next: CancelExecutionsJob };
+
+/**
+ * Cancels the deleted workflow's RUNNING and WAITING executions (GSI1, by status) from the job's
+ * position on, a page at a time, until none are left (DONE) or `deadline` (ms) has passed
+ * (CONTINUE, with the position of the next page).
+ */
+export async function cancelDeletedWorkflowExecutions(job: CancelExecutionsJob, deadline: number): Promise<CancelOutcome> {
+  const { projectId, workflowId } = job;
+  if (await readWorkflow(projectId, workflowId)) return { status: 'DONE', cancelled: 0 };
+  let cancelled = 0;
+  let statusIndex = job.status ? ACTIVE_STATUSES.indexOf(job.status) : 0;
+  let cursor = job.cursor;
+  while (statusIndex < ACTIVE_STATUSES.length) {
+    const status = ACTIVE_STATUSES[statusIndex]!;
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': workflowKeys.byStatusPartition(projectId, workflowId, status) },
+        Limit: CANCEL_PAGE_SIZE,
+        ...(cursor ? { ExclusiveStartKey: cursor } : {}),
+      }),
+    );
+    for (const item of page.Items ?? []) if (await cancelExecution(projectId, fromItem(item), 'WORKFLOW_DELETED')) cancelled++;
+    cursor = page.LastEvaluatedKey as Record<string, string> | undefined;
+    if (!cursor) statusIndex++;
+    if (statusIndex >= ACTIVE_STATUSES.length) break;
+    if (Date.now() >= deadline) {
+      return {
+        status: 'CONTINUE',
+        cancelled,
+        next: { kind: 'cancel-executions', projectId, workflowId, status: ACTIVE_STATUSES[statusIndex] as 'RUNNING' | 'WAITING', ...(cursor ? { cursor } : {}) },
+      };
+    }
   }
-  return count;
+  return { status: 'DONE', cancelled };
 }

@@ -57,8 +57,8 @@ export const workflowOperations: Record<string, OperationDoc> = {
     tag: 'Workflows',
     summary: 'Delete a workflow',
     description:
-      'Its running and waiting executions are cancelled (`CANCELLED`, `WORKFLOW_DELETED`).',
-    success: { status: 200, description: 'Deleted', data: deletedSchema },
+      'Answers at once, whatever the number of executions: the workflow is gone from that moment (`GET` answers 404, lists leave it out) and its trigger starts nothing more. Its running and waiting executions are cancelled in the background within seconds (`CANCELLED`, `WORKFLOW_DELETED`; minutes for very many), resuming where it stopped after any failure; an execution running a step meanwhile cancels itself at its next step. Deleting it again answers 404.',
+    success: { status: 200, description: 'Deleted (its executions are being cancelled in the background)', data: deletedSchema },
     errors: [notFoundCase('workflow')],
   },
   'GET /workflows/{id}/executions': {

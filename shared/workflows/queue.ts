@@ -4,6 +4,7 @@ import { requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { sqsClient } from '../queue/handler';
 import { sendMessageBatches } from '../queue/send-batches';
+import type { CancelExecutionsJob } from './cancel';
 
 const workflowQueueUrl = requiredEnv(variables.workflowQueueUrl);
 
@@ -41,4 +42,9 @@ export async function sendStepMessage(message: StepMessage, delaySeconds = 0): P
 /** Queues several messages at once, ten per SendMessageBatch (a trigger's first steps, the waits an event wakes). */
 export async function sendStepMessages(messages: StepMessage[]): Promise<void> {
   await sendMessageBatches(workflowQueueUrl, messages.map((message) => JSON.stringify(message)));
+}
+
+/** Queues the cancellation of a deleted workflow's executions (or its continuation) for the workflow-runner (shared/workflows/cancel.ts). */
+export async function sendCancelExecutionsJob(job: CancelExecutionsJob): Promise<void> {
+  await sqsClient.send(new SendMessageCommand({ QueueUrl: workflowQueueUrl, MessageBody: JSON.stringify(job) }));
 }

@@ -14,7 +14,6 @@ import { segmentKeys } from '../segments/keys';
 import { statsKeys } from '../stats/keys';
 import { statsMetrics } from '../stats/stats';
 import { getTemplate } from '../templates/templates';
-import { cancelActiveExecutions } from './cancel';
 import { workflowKeys, type TriggerKind } from './keys';
 import { fromItem, readWorkflow, type StoredWorkflow, type Workflow } from './store';
 import { graphErrors, type CreateWorkflowInput, type ListWorkflowsQuery, type Step, type Trigger, type WorkflowChanges } from './schemas';
@@ -135,9 +134,11 @@ export async function patchWorkflow(projectId: string, workflowId: string, chang
 }
 
 /**
- * DELETE: the workflow leaves its trigger index at once (no new entries), then its running and
- * waiting executions are cancelled. An execution that a step is running meanwhile finds the
- * workflow gone at its next step and cancels itself.
+ * DELETE: the workflow and its trigger index entry go in one transaction (no new entries), and
+ * the request answers then (O(1)). Its running and waiting executions are cancelled in the
+ * background: the item's REMOVE on the table stream queues their cancellation
+ * (cancelDeletedWorkflowExecutions in shared/workflows/cancel.ts). An execution that a step is
+ * running meanwhile finds the workflow gone at its next step and cancels itself.
  */
 export async function deleteWorkflow(projectId: string, workflowId: string): Promise<void> {
   const current = await readWorkflow(projectId, workflowId);
@@ -152,7 +153,6 @@ export async function deleteWorkflow(projectId: string, workflowId: string): Pro
     if ((error as Error).name === 'TransactionCanceledException') throw notFound('Workflow');
     throw error;
   }
-  await cancelActiveExecutions(projectId, workflowId);
 }
 
 /** O(1): the workflow's counters item (STATS#workflow#<id>). */

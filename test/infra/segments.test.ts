@@ -46,6 +46,8 @@ describe('segments infrastructure', () => {
         Filters: [
           { Pattern: JSON.stringify({ dynamodb: { Keys: { SK: { S: [{ prefix: 'CONTACT#' }] } } } }) },
           { Pattern: JSON.stringify({ dynamodb: { Keys: { SK: { S: [{ prefix: 'EVENT#' }] } } } }) },
+          // A deleted segment (its REMOVE only: memberCount updates never invoke it) queues its member cleanup.
+          { Pattern: JSON.stringify({ eventName: ['REMOVE'], dynamodb: { Keys: { SK: { S: [{ prefix: 'SEGMENT#' }] } } } }) },
         ],
       },
     });
@@ -90,14 +92,17 @@ describe('segments infrastructure', () => {
     expect(resources[builderId]!.Properties.Timeout).toBeLessThanOrEqual(180 / 6);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }], Threshold: 1 });
 
-    // The segments function queues builds, the builder queues its continuations: both get the URL and SendMessage.
-    for (const fnId of [segmentsId, builderId]) {
+    // The segments function queues builds, the builder queues its continuations, the membership
+    // consumer queues a deleted segment's member cleanup: each gets the URL and SendMessage.
+    const membershipId = idAt(template, 'AWS::Lambda::Function', 'SegmentMembershipFunction/Resource');
+    for (const fnId of [segmentsId, builderId, membershipId]) {
       expect(resources[fnId]!.Properties.Environment.Variables.SEGMENT_BUILD_QUEUE_URL).toEqual({ Ref: queueId });
       const roleId = resources[fnId]!.Properties.Role['Fn::GetAtt'][0];
       const statements = Object.values(resources)
         .filter((resource) => resource.Type === 'AWS::IAM::Policy' && resource.Properties.Roles.some((role: any) => role.Ref === roleId))
         .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
-      expect(statements).toEqual(expect.arrayContaining([expect.objectContaining({ Action: expect.arrayContaining(['sqs:SendMessage']), Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } })]));
+      const sends = statements.filter((statement: any) => [statement.Action].flat().includes('sqs:SendMessage'));
+      expect(sends.flatMap((statement: any) => [statement.Resource].flat())).toContainEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
     }
     // It neither sends email nor reads attachments.
     expect(JSON.stringify(Object.values(resources).filter((resource) => resource.Type === 'AWS::IAM::Policy' && JSON.stringify(resource.Properties.Roles).includes(resources[builderId]!.Properties.Role['Fn::GetAtt'][0])))).not.toMatch(/ses:|s3:/);

@@ -98,7 +98,7 @@ describe('workflows infrastructure', () => {
     expect(JSON.stringify(roleStatements)).toContain(queueId);
   });
 
-  test('the trigger consumer reads the table stream (contacts and events) with bisection, retries and a DLQ, and may send to the workflow queue', () => {
+  test('the trigger consumer reads the table stream (contacts, events, and workflows\' deletions) with bisection, retries and a DLQ, and may send to the workflow queue', () => {
     const fnId = idAt(template, 'AWS::Lambda::Function', 'WorkflowTriggersFunction/Resource');
     const tableId = idAt(template, 'AWS::DynamoDB::Table', 'Table/Resource');
     const dlqId = idAt(template, 'AWS::SQS::Queue', 'WorkflowTriggersStreamDlq/Resource');
@@ -114,6 +114,13 @@ describe('workflows infrastructure', () => {
       DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [dlqId, 'Arn'] } } },
       FilterCriteria: {
         Filters: Match.arrayWith([{ Pattern: JSON.stringify({ dynamodb: { Keys: { SK: { S: [{ prefix: 'EVENT#' }] } } } }) }]),
+      },
+    });
+    // A deleted workflow's REMOVE (and no other change of a workflow item) queues the cancellation of its executions.
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId },
+      FilterCriteria: {
+        Filters: Match.arrayWith([{ Pattern: JSON.stringify({ eventName: ['REMOVE'], dynamodb: { Keys: { SK: { S: [{ prefix: 'WORKFLOW#' }] } } } }) }]),
       },
     });
     expect(resources[fnId]!.Properties.Environment.Variables).toMatchObject({ WORKFLOW_QUEUE_URL: { Ref: queueId } });

@@ -1,5 +1,7 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { jest } from '@jest/globals';
-import { admin, api, until } from '../support/api-client';
+import { admin, api, stack, until } from '../support/api-client';
 
 jest.setTimeout(30_000);
 
@@ -229,6 +231,71 @@ describe('segments: tracked segments of projects too large to build within the r
     const entered = await api('GET', `/events?email=${encodeURIComponent(free[0]!)}&name=segment.entered`, { key });
     expect(entered.body.data.items.some((event: any) => event.data.segmentId === created.body.data.id)).toBe(true);
   });
+});
+
+describe('segments: deleting a large tracked segment', () => {
+  const MEMBERS = 300;
+  // The table read directly (as the admin CLI does), only to see that the membership items go.
+  const table = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: stack.dynamoDbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }));
+  const membershipItems = async (projectId: string, segmentId: string) => {
+    let count = 0;
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await table.send(
+        new QueryCommand({
+          TableName: 'mailwright',
+          KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+          ExpressionAttributeValues: { ':pk': `PROJECT#${projectId}`, ':prefix': `SEGMENT_MEMBER#${segmentId}#` },
+          Select: 'COUNT',
+          ExclusiveStartKey,
+        }),
+      );
+      count += page.Count ?? 0;
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return count;
+  };
+
+  it(`answers at once for ${MEMBERS} members, the segment is gone, and its membership items follow in the background`, async () => {
+    // Prepare: 300 contacts by one CSV import, and a tracked segment of all of them (built by the segment-builder)
+    const { projectId, secretKey: key } = await admin<{ projectId: string; secretKey: string }>('create-project', '--name', 'segments-delete-large');
+    const run = suffix();
+    const csv = ['email,plan', ...Array.from({ length: MEMBERS }, (_, index) => `big${index}-${run}@example.com,big`)].join('\n');
+    const queued = await fetch(`${stack.baseUrl}/contacts/imports`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'text/csv' }, body: csv });
+    expect(queued.status).toBe(202);
+    const importId = ((await queued.json()) as { data: { id: string } }).data.id;
+    const imported = await until(async () => {
+      const { body } = await api('GET', `/contacts/imports/${importId}`, { key });
+      return ['COMPLETED', 'FAILED'].includes(body.data.status) ? body.data : undefined;
+    }, 120_000);
+    expect(imported.status).toBe('COMPLETED');
+    const created = await api('POST', '/segments', { key, body: { name: 'everyone big', trackMembership: true, filters: all(where('data.plan', 'equals', 'big')) } });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as string;
+    const built = await until(async () => {
+      const { body } = await api('GET', `/segments/${id}`, { key });
+      return body.data.membershipStatus === 'READY' ? body.data : undefined;
+    }, 120_000);
+    expect(built.memberCount).toBe(MEMBERS);
+    expect(await membershipItems(projectId, id)).toBe(MEMBERS);
+
+    // Act
+    const started = performance.now();
+    const deleted = await api('DELETE', `/segments/${id}`, { key });
+    const seconds = (performance.now() - started) / 1000;
+
+    // Assess: answered without deleting 300 items first, gone at once, its items gone soon after
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data).toEqual({ id, deleted: true });
+    expect(seconds).toBeLessThan(2);
+    expect((await api('GET', `/segments/${id}`, { key })).status).toBe(404);
+    expect((await api('GET', `/segments/${id}/contacts`, { key })).status).toBe(404);
+    expect((await api('GET', '/segments?limit=100', { key })).body.data.items.map((segment: { id: string }) => segment.id)).not.toContain(id);
+    expect((await api('DELETE', `/segments/${id}`, { key })).status).toBe(404);
+    await until(async () => ((await membershipItems(projectId, id)) === 0 ? true : undefined), 60_000);
+    // The contacts stay.
+    expect((await api('GET', '/contacts?limit=1', { key })).body.data.total).toBe(MEMBERS);
+  }, 300_000);
 });
 
 describe('segments: errors', () => {

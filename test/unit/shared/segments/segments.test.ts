@@ -1,9 +1,10 @@
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { toItem as contactItem } from '../../../../shared/contacts/contacts';
 import { onDemandMaxContacts } from '../../../../shared/segments/evaluate';
 import type { FilterGroup } from '../../../../shared/segments/filter';
-import { previewSegment } from '../../../../shared/segments/segments';
+import { deleteSegment, previewSegment } from '../../../../shared/segments/segments';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const P = 'P1';
@@ -60,5 +61,42 @@ describe('previewSegment', () => {
 
     await expect(previewSegment(P, pro)).rejects.toMatchObject({ statusCode: 422, code: 'SEGMENT_TOO_LARGE' });
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
+  });
+});
+
+describe('deleteSegment', () => {
+  beforeEach(() => ddb.reset());
+  const S = '01JSEGMENT0000000000000000';
+
+  it('removes the segment and its count in one transaction and reads or deletes no member (the stream queues that cleanup)', async () => {
+    // Prepare
+    ddb.on(TransactWriteCommand).resolves({});
+
+    // Act
+    await deleteSegment(P, S);
+
+    // Assess
+    const [transaction] = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+    expect(transaction).toEqual([
+      { Delete: { TableName: process.env.TABLE_NAME, Key: { PK: `PROJECT#${P}`, SK: `SEGMENT#${S}` }, ConditionExpression: 'attribute_exists(PK)' } },
+      expect.objectContaining({ Update: expect.objectContaining({ Key: { PK: `PROJECT#${P}`, SK: 'COUNTER#SEGMENTS' }, ExpressionAttributeValues: { ':delta': -1 } }) }),
+    ]);
+    expect(ddb.calls()).toHaveLength(1);
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+
+  it('answers 404 for a segment that is not there (deleted already) and for an id that is no segment id', async () => {
+    // Prepare
+    ddb.on(TransactWriteCommand).rejects(new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] }));
+
+    // Act
+    const gone = deleteSegment(P, S);
+    const bad = deleteSegment(P, 'not-an-id');
+
+    // Assess
+    await expect(gone).rejects.toMatchObject({ statusCode: 404 });
+    await expect(bad).rejects.toMatchObject({ statusCode: 404 });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
   });
 });
