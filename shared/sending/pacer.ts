@@ -28,22 +28,28 @@ import { sendingKeys } from './keys';
  * Reservations are batched: the records of a batch ask concurrently, and whoever is waiting when
  * a write goes out is served by it — one write reserves a run of consecutive slots.
  *
- * Transactional precedence, by design (README "Campaigns"): the two lanes share the one tat and
- * run in different functions. The transactional lane (/v1/send, workflows) reserves at
- * max(tat, now). The campaign lane may reserve a run only if the run ends — its last slot — within
- * one interval of now, so the slots promised to campaign mail never reach more than two
- * intervals past now, and a transactional send beside the largest campaign backlog gets a slot at
- * most two intervals away (at 10/s, 206 ms):
+ * Transactional precedence, by design (/docs, written in shared/contract/introduction.ts): the
+ * two lanes share the one tat and run in different functions. The transactional lane (/v1/send,
+ * workflows) reserves at max(tat, now). The campaign lane may reserve a run only if the run ends —
+ * its last slot — within one interval of now (campaignReachMs), so the slots promised to campaign
+ * mail never reach more than two intervals past now, and a transactional send beside the largest
+ * campaign backlog gets a slot at most two intervals away (at 10/s, 206 ms):
  *  - on an idle pacer it takes a run starting now (the restart's condition proves nobody holds a
- *    later slot): at most two slots, now and one interval later;
+ *    later slot): two slots at most, now and one interval later;
  *  - on a busy pacer the increment's condition says where the run may start,
- *    `tat BETWEEN :now AND :latest`. `:latest` is tightened by the instance's last round trip (a
- *    transactional write that left before this one may land after it), but by at most
+ *    `tat BETWEEN :now AND :latest`, `:latest` tightened by the instance's last round trip (a
+ *    transactional write that left before this one may land after it) — by at most
  *    ROUND_TRIP_SHARE of an interval, and a run of one slot is always allowed when the next free
  *    slot is due now. Unbounded, that allowance stalled campaign mail for good once a round trip
- *    exceeded an interval (the run could then never end in time).
- * Campaign mail that finds the next free slot too far ahead waits (LEAD_POLL_MS at most) and looks
- * again; within an instance, waiting transactional callers are served first.
+ *    exceeded an interval: its run could then never end in time.
+ * A round trip longer than an interval (a loaded DynamoDB) stretches the reach to that round trip
+ * less the allowance: those slots are due before the write even returns, and a transactional send
+ * waits as long for its own write; so campaign mail keeps going, at most of the rate on one
+ * instance (test/bench/pacer.ts measures it). Campaign mail that finds the next free slot beyond
+ * its reach waits (LEAD_POLL_MS at most) and looks again; within an instance, waiting
+ * transactional callers are served first. An instance that saw others keep the pacer busy
+ * increments at once for a while (BUSY_MEMORY_MS) rather than lose a restart first: a
+ * transactional sender, asking now and then, would otherwise pay two round trips beside a campaign.
  */
 export const SAFETY = 0.97;
 const MAX_ATTEMPTS = 50;
