@@ -227,7 +227,7 @@ export class SendPacer {
       let count = wanted;
       let latest: number | undefined;
       if (lane === 'campaign') {
-        ({ count, latest } = campaignRun(idle ? now : tat!, now, interval, wanted, this.roundTripMs, idle));
+        ({ count, latest } = campaignRun(idle ? now : Math.max(tat ?? now, now), now, interval, wanted, this.roundTripMs, idle));
         if (count === 0) {
           if (this.waiting.transactional.length > 0) return undefined;
           const due = tat! - campaignReachMs(this.roundTripMs, interval, false);
@@ -272,7 +272,7 @@ export class SendPacer {
     this.roundTripMs = this.clock() - sentAt;
     this.lastSeenTat = tat;
     if (busy === true) this.busyUntil = sentAt + BUSY_MEMORY_MS;
-    if (busy === false && tat !== undefined && tat < sentAt) this.busyUntil = -Infinity;
+    if (busy === false && (tat === undefined || tat < sentAt)) this.busyUntil = -Infinity;
   }
 }
 

@@ -187,6 +187,34 @@ describe('transactional precedence across instances', () => {
     expect(table.tat()).toBeCloseTo(1_000_080 + 2 * interval, 6);
   });
 
+  it('lets a transactional sender that saw a campaign keep the pacer busy increment at once when it asks again, in one write', async () => {
+    // Prepare: a saturating campaign on one instance; a sender instance that asks now and then
+    const clock = virtualClock(1_000_000);
+    mockPacerTable(ddb);
+    const options = { clock: clock.now, sleep: clock.sleep };
+    const slots: number[] = [];
+    const campaign = saturate(new SendPacer(options), 20, () => clock.now() >= 1_003_000, slots, clock.now);
+    const sender = new SendPacer(options);
+    const writes = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input.ConditionExpression);
+
+    // Act: a first transactional send, then another 400 ms later, when the tat it saw has passed
+    await clock.runUntil(1_000_100);
+    const first = sender.acquire(20, 'transactional');
+    await clock.runUntil(1_000_300);
+    await first;
+    const before = writes().filter((condition) => condition !== 'tat BETWEEN :now AND :latest');
+    await clock.runUntil(1_000_700);
+    const second = sender.acquire(20, 'transactional');
+    await clock.runUntil(1_001_000);
+    await second;
+    await clock.runUntil(1_004_000);
+    await campaign;
+
+    // Assess: the first ask lost its restart to the busy pacer and incremented; the second only incremented
+    expect(before).toEqual(['attribute_not_exists(tat) OR tat < :now', 'attribute_not_exists(tat) OR tat < :now', 'tat >= :now']);
+    expect(writes().filter((condition) => condition !== 'tat BETWEEN :now AND :latest')).toEqual([...before, 'tat >= :now']);
+  });
+
   it('serves a transactional caller of the same instance before its waiting campaign mail', async () => {
     // Prepare: campaign mail already holds the next slots
     const clock = virtualClock(1_000_000);
