@@ -55,6 +55,13 @@ export interface Section {
   run(context: BenchContext): Promise<SectionReport>;
 }
 
+/** A unit-level section that needs no stack: run before one starts, or without one. */
+export interface StandaloneSection {
+  title: string;
+  standalone: true;
+  run(): Promise<SectionReport>;
+}
+
 export const format = {
   rate: (perSecond: number) => `${perSecond.toFixed(0)}/s`,
   ms: (ms: number) => `${ms < 10 ? ms.toFixed(2) : ms.toFixed(1)} ms`,

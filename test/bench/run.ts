@@ -17,8 +17,8 @@ import { measureRawPutItem } from './baseline';
 import { pointQueuesAtStack, pointServiceAtStack } from './dynamo';
 import { stackStatus, waitUntilStackIdle } from './stack';
 import { describeError } from './measure';
-import { format, heading, printTable, type BenchContext, type Section, type SectionReport } from './report';
-import { SECTIONS } from './sections';
+import { format, heading, printTable, type BenchContext, type Baseline, type Section, type SectionReport, type StandaloneSection } from './report';
+import { SECTIONS, STANDALONE } from './sections';
 
 /** High enough that the bench never meets the per-project rate limit (1000/min by default). */
 const RATE_LIMIT_PER_MINUTE = 100_000_000;
@@ -61,6 +61,24 @@ async function main(): Promise<number> {
   console.log(`Mailwright bench: concurrency ${concurrency}, ${seconds} s per timed run (+${warmupSeconds} s warm-up), ${cpus().length} CPUs (load average ${loadAtStart.toFixed(2)}), Node ${process.version}`);
   console.log(`Sections: ${names.join(', ')}`);
 
+  const reports: { title: string; report?: SectionReport; error?: unknown }[] = [];
+  const failed = async (title: string, error: unknown) => {
+    console.error(`\nSection ${title} failed:`, error);
+    if (stack) console.error(`  ${await stackStatus(stack)}`);
+    reports.push({ title, error });
+  };
+  // Sections that need no stack first, before one starts.
+  for (const name of names.filter((name) => STANDALONE.has(name))) {
+    try {
+      const section = (await SECTIONS[name]!()) as StandaloneSection;
+      reports.push({ title: section.title, report: await section.run() });
+    } catch (error) {
+      await failed(name, error);
+    }
+  }
+  const stackNames = names.filter((name) => !STANDALONE.has(name));
+  if (stackNames.length === 0) return summarize(reports, loadAtStart);
+
   const starting = performance.now();
   // WEBHOOK_ALLOWED_HOSTS: the webhooks section delivers to a receiver on 127.0.0.1 in this process.
   stack = await startLocalStack({ RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE), SEND_RATE_PER_SECOND: String(SEND_RATE_PER_SECOND), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
@@ -68,16 +86,10 @@ async function main(): Promise<number> {
   pointServiceAtStack(stack, RATE_LIMIT_PER_MINUTE);
   await pointQueuesAtStack(stack);
 
-  const reports: { title: string; report?: SectionReport; error?: unknown }[] = [];
-  const failed = async (title: string, error: unknown) => {
-    console.error(`\nSection ${title} failed:`, error);
-    console.error(`  ${await stackStatus(stack!)}`);
-    reports.push({ title, error });
-  };
   const sections: Section[] = [];
-  for (const name of names) {
+  for (const name of stackNames) {
     try {
-      sections.push(await SECTIONS[name]!());
+      sections.push((await SECTIONS[name]!()) as Section);
     } catch (error) {
       await failed(name, error);
     }
@@ -108,13 +120,17 @@ async function main(): Promise<number> {
 
   // The machine may be shared: measuring the baseline again shows whether its capacity held.
   const after = await measureRawPutItem(stack, { concurrency, seconds, warmupSeconds }, 'Drift check');
-  const drift = after.putItemPerSecond / baseline.putItemPerSecond;
+  return summarize(reports, loadAtStart, { baseline, after, concurrency });
+}
 
+/** The summary table and the verdicts; the raw PutItem rows when a stack ran. */
+function summarize(reports: { title: string; report?: SectionReport; error?: unknown }[], loadAtStart: number, raw?: { baseline: Baseline; after: Baseline; concurrency: number }): number {
   heading('Summary');
+  const drift = raw ? raw.after.putItemPerSecond / raw.baseline.putItemPerSecond : 1;
   const rows = [
-    [`Raw DynamoDB Local PutItem/s (concurrency ${concurrency})`, format.rate(baseline.putItemPerSecond), '(baseline)', ''],
+    ...(raw ? [[`Raw DynamoDB Local PutItem/s (concurrency ${raw.concurrency})`, format.rate(raw.baseline.putItemPerSecond), '(baseline)', '']] : []),
     ...reports.flatMap(({ report }) => (report?.rows ?? []).map((row) => [row.figure, row.value, row.baseline, row.ratio])),
-    ['Raw PutItem/s again, after the sections', format.rate(after.putItemPerSecond), `at start ${format.rate(baseline.putItemPerSecond)}`, format.ratio(drift)],
+    ...(raw ? [['Raw PutItem/s again, after the sections', format.rate(raw.after.putItemPerSecond), `at start ${format.rate(raw.baseline.putItemPerSecond)}`, format.ratio(drift)]] : []),
   ];
   printTable(['Figure', 'Value', 'Baseline (this run)', 'Ratio'], rows);
   console.log(`Load average (1 min) at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0]!.toFixed(2)}, on ${cpus().length} CPUs.`);

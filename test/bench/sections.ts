@@ -1,11 +1,13 @@
-import type { Section } from './report';
+import type { Section, StandaloneSection } from './report';
 
 /**
  * Every section by its BENCH_SECTIONS name, in running order (test/bench/run.ts). Each is imported
  * only when selected, and after the environment points at the stack: see pointServiceAtStack in
- * test/bench/dynamo.ts. test/unit/test/bench/sections.test.ts loads each one the same way.
+ * test/bench/dynamo.ts. Sections named in STANDALONE need no stack. test/unit/test/bench/sections.test.ts loads each one the same way.
  */
-export const SECTIONS: Record<string, () => Promise<Section>> = {
+export const SECTIONS: Record<string, () => Promise<Section | StandaloneSection>> = {
+  // Needs no stack: runs first, and alone starts none.
+  pacer: async () => (await import('./pacer')).pacerSection,
   contacts: async () => (await import('./contacts')).contactsSection,
   // Sending before tracking: its throughput run leaves a backlog, which it drains before returning.
   sending: async () => (await import('./sending')).sendingSection,
@@ -18,3 +20,6 @@ export const SECTIONS: Record<string, () => Promise<Section>> = {
   // Last: it starts a stack of its own with LOCAL_FAULTS and does not use the bench's.
   faults: async () => (await import('./faults')).faultsSection,
 };
+
+/** The sections that run without a stack (StandaloneSection). */
+export const STANDALONE = new Set(['pacer']);
