@@ -4,7 +4,7 @@ import { parseInput } from '../../shared/http/validation';
 import { cancelExecutionOnRequest, getExecutionDetail } from '../../shared/workflows/execution-detail';
 import { listExecutions } from '../../shared/workflows/executions';
 import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from '../../shared/workflows/schemas';
-import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow } from '../../shared/workflows/workflows';
+import { createWorkflow, deleteWorkflow, getWorkflow, listWorkflows, patchWorkflow, workflowStepStats } from '../../shared/workflows/workflows';
 
 export const handler = createHttpHandler({
   'POST /workflows': async ({ projectId, body }) => ({
@@ -31,6 +31,10 @@ export const handler = createHttpHandler({
     await deleteWorkflow(projectId, id);
     return { data: { id, deleted: true } };
   },
+
+  'GET /workflows/{id}/stats': async ({ projectId, pathParameters }) => ({
+    data: await workflowStepStats(projectId, pathId(pathParameters, 'Workflow')),
+  }),
 
   'GET /workflows/{id}/executions': async ({ projectId, pathParameters, query }) => ({
     data: await listExecutions(projectId, pathId(pathParameters, 'Workflow'), parseInput(listExecutionsQuerySchema, query, 'query')),

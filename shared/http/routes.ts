@@ -140,6 +140,7 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/workflows/{id}', group: 'workflows', keys: secret },
   { method: 'PATCH', path: '/workflows/{id}', group: 'workflows', keys: secret },
   { method: 'DELETE', path: '/workflows/{id}', group: 'workflows', keys: secret },
+  { method: 'GET', path: '/workflows/{id}/stats', group: 'workflows', keys: secret },
   { method: 'GET', path: '/workflows/{id}/executions', group: 'workflows', keys: secret },
   { method: 'GET', path: '/workflows/{id}/executions/{executionId}', group: 'workflows', keys: secret },
   { method: 'POST', path: '/workflows/{id}/executions/{executionId}/cancel', group: 'workflows', keys: secret },

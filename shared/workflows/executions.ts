@@ -57,6 +57,23 @@ export interface Execution {
 }
 
 export const ACTIVE_STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'WAITING'];
+
+/**
+ * The per-step figures of GET /workflows/{id}/stats: attributes of the workflow's counters item
+ * (STATS#workflow#<id>), added after the conditional write they count, as the outcome counters are
+ * (a crash in between leaves a figure one short, never one over): `entered`, then one of
+ * `completed` / `failed` / `cancelled`, and the branch a CONDITION or WAIT_FOR_EVENT took.
+ */
+export const stepFigure = (stepId: string, figure: 'entered' | 'completed' | 'failed' | 'cancelled' | StepBranch) => `step#${stepId}#${figure}`;
+export type StepBranch = 'then' | 'else' | 'event' | 'timeout';
+const BRANCH_OF_OUTCOME: Record<string, StepBranch> = { THEN: 'then', ELSE: 'else', EVENT: 'event', TIMEOUT: 'timeout' };
+const STEP_END_FIGURE = { COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled' } as const;
+
+/** The figures of a step that ended this way. */
+function stepEndFigures(stepId: string, status: keyof typeof STEP_END_FIGURE, outcome: string | undefined): Record<string, number> {
+  const branch = outcome ? BRANCH_OF_OUTCOME[outcome] : undefined;
+  return { [stepFigure(stepId, STEP_END_FIGURE[status])]: 1, ...(branch ? { [stepFigure(stepId, branch)]: 1 } : {}) };
+}
 const FINAL_COUNTER: Partial<Record<ExecutionStatus, string>> = { COMPLETED: 'completed', EXITED: 'exited', FAILED: 'failed', CANCELLED: 'cancelled' };
 
 export const isActive = (execution: Execution) => ACTIVE_STATUSES.includes(execution.status);
@@ -130,7 +147,7 @@ const activeValues = { ':running': 'RUNNING', ':waiting': 'WAITING' };
  */
 export async function startStep(projectId: string, execution: Execution, record: StepRecord, waiting: boolean, extra: TransactItem[] = []): Promise<boolean> {
   const status: ExecutionStatus = waiting ? 'WAITING' : 'RUNNING';
-  return writeOnce([
+  const started = await writeOnce([
     {
       Update: {
         TableName: tableName,
@@ -143,6 +160,8 @@ export async function startStep(projectId: string, execution: Execution, record:
     },
     ...extra,
   ]);
+  if (started) await addToCounters(statsKeys.source(projectId, 'workflow', execution.workflowId), { [stepFigure(record.stepId, 'entered')]: 1 });
+  return started;
 }
 
 /** The step's end fields, as `SET steps.<id>.<field> = …` parts. */
@@ -166,7 +185,7 @@ function stepEnd(stepId: string, fields: Partial<StepRecord>) {
  */
 export async function advance(projectId: string, execution: Execution, stepId: string, fields: Partial<StepRecord>, next: string, extra: TransactItem[] = []): Promise<boolean> {
   const end = stepEnd(stepId, { status: 'COMPLETED', ...fields });
-  return writeOnce([
+  const advanced = await writeOnce([
     {
       Update: {
         TableName: tableName,
@@ -187,6 +206,8 @@ export async function advance(projectId: string, execution: Execution, stepId: s
     },
     ...extra,
   ]);
+  if (advanced) await addToCounters(statsKeys.source(projectId, 'workflow', execution.workflowId), stepEndFigures(stepId, 'COMPLETED', fields.outcome));
+  return advanced;
 }
 
 export interface Ending {
@@ -239,7 +260,11 @@ export async function finishExecution(projectId: string, execution: Execution, e
     ...(notificationType ? [notificationWriteItem(projectId, notificationType, summary(finished), execution.id)] : []),
     ...extra,
   ]);
-  if (written) await addToCounters(statsKeys.source(projectId, 'workflow', execution.workflowId), { [FINAL_COUNTER[ending.status]!]: 1 });
+  if (written) {
+    const stepStatus = (ending.step?.fields.status ?? (ending.status === 'FAILED' ? 'FAILED' : ending.status === 'CANCELLED' ? 'CANCELLED' : 'COMPLETED')) as keyof typeof STEP_END_FIGURE;
+    const stepFigures = ending.step ? stepEndFigures(ending.step.stepId, stepStatus, ending.step.fields.outcome) : {};
+    await addToCounters(statsKeys.source(projectId, 'workflow', execution.workflowId), { [FINAL_COUNTER[ending.status]!]: 1, ...stepFigures });
+  }
   return written;
 }
 

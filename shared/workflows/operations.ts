@@ -1,6 +1,6 @@
 import { concurrentModificationCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
-import { createdWorkflowResponseSchema, executionDetailResponseSchema, executionResponseSchema, workflowResponseSchema, workflowWithStatsResponseSchema } from './responses';
+import { createdWorkflowResponseSchema, executionDetailResponseSchema, executionResponseSchema, workflowResponseSchema, workflowStepStatsResponseSchema, workflowWithStatsResponseSchema } from './responses';
 import { createWorkflowSchema, listExecutionsQuerySchema, listWorkflowsQuerySchema, patchWorkflowSchema } from './schemas';
 
 /** The OpenAPI entries of the workflow routes, keyed by route key ('METHOD /path'). */
@@ -88,5 +88,14 @@ export const workflowOperations: Record<string, OperationDoc> = {
       'A RUNNING or WAITING execution ends `CANCELLED` (`exitReason: CANCELLED_BY_REQUEST`): its current step is cancelled and its wait and wake-up removed, so it sends nothing more. Idempotent: cancelling a cancelled execution answers it again.',
     success: { status: 200, description: 'The cancelled execution', data: executionDetailResponseSchema },
     errors: [notFoundCase('workflow execution'), { status: 409, code: 'EXECUTION_FINISHED', when: 'The execution had already ended otherwise (COMPLETED, EXITED or FAILED)' }],
+  },
+  'GET /workflows/{id}/stats': {
+    operationId: 'getWorkflowStats',
+    tag: 'Workflows',
+    summary: 'Per-step figures',
+    description:
+      'The workflow\'s executions (`entered`, `active` = running or waiting now, and how they ended) and, for each step of its current version, how many executions `entered` it, are `active` at it now (running it, or waiting in its delay or for its event), went on (`completed`), `failed` or were `cancelled` there, and for a CONDITION which branch they took (`{ then, else }`) and for a WAIT_FOR_EVENT whether the event came (`{ event, timeout }`). Counted as steps run (two reads, never a scan of executions).',
+    success: { status: 200, description: 'The figures', data: workflowStepStatsResponseSchema },
+    errors: [notFoundCase('workflow')],
   },
 };

@@ -86,3 +86,33 @@ export const executionDetailResponseSchema = v.pipe(
   }),
   v.title('WorkflowExecutionDetail'),
 );
+
+const branchCount = v.optional(countSchema);
+
+/** GET /workflows/{id}/stats (shared/workflows/workflows.ts `workflowStepStats`). */
+export const workflowStepStatsResponseSchema = v.pipe(
+  v.strictObject({
+    entered: countSchema,
+    active: v.pipe(countSchema, v.description('Executions running or waiting now')),
+    completed: countSchema,
+    exited: countSchema,
+    failed: countSchema,
+    cancelled: countSchema,
+    steps: v.array(
+      v.strictObject({
+        stepId: v.string(),
+        type: v.string(),
+        entered: countSchema,
+        active: v.pipe(countSchema, v.description('Executions at this step now: running it, or waiting in its delay or for its event')),
+        completed: countSchema,
+        failed: countSchema,
+        cancelled: countSchema,
+        branches: v.pipe(
+          v.nullable(v.strictObject({ then: branchCount, else: branchCount, event: branchCount, timeout: branchCount })),
+          v.description('CONDITION: { then, else }; WAIT_FOR_EVENT: { event, timeout }; null for the other steps'),
+        ),
+      }),
+    ),
+  }),
+  v.title('WorkflowStepStats'),
+);

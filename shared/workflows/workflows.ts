@@ -14,6 +14,7 @@ import { segmentKeys } from '../segments/keys';
 import { statsKeys } from '../stats/keys';
 import { statsMetrics } from '../stats/stats';
 import { getTemplate } from '../templates/templates';
+import { stepFigure, type StepBranch } from './executions';
 import { workflowKeys, type TriggerKind } from './keys';
 import { fromItem, readWorkflow, type StoredWorkflow, type Workflow } from './store';
 import { graphErrors, type CreateWorkflowInput, type ListWorkflowsQuery, type Step, type Trigger, type WorkflowChanges } from './schemas';
@@ -163,6 +164,62 @@ export async function workflowStats(projectId: string, workflowId: string): Prom
   for (const name of ['entered', 'completed', 'exited', 'failed', 'cancelled'] as const) stats[name] = read(name);
   for (const metric of statsMetrics) stats[`${metric}Count`] = read(metric);
   return stats;
+}
+
+/** GET /workflows/{id}/stats: one step's figures; `active` = executions at it now (running, or waiting in a delay or for an event). */
+export interface StepStats {
+  stepId: string;
+  type: Step['type'];
+  entered: number;
+  active: number;
+  completed: number;
+  failed: number;
+  cancelled: number;
+  /** CONDITION: `{ then, else }`; WAIT_FOR_EVENT: `{ event, timeout }`; otherwise null. */
+  branches: Partial<Record<StepBranch, number>> | null;
+}
+
+export interface WorkflowStepStats {
+  entered: number;
+  active: number;
+  completed: number;
+  exited: number;
+  failed: number;
+  cancelled: number;
+  steps: StepStats[];
+}
+
+const BRANCHES: Partial<Record<Step['type'], StepBranch[]>> = { CONDITION: ['then', 'else'], WAIT_FOR_EVENT: ['event', 'timeout'] };
+
+/**
+ * GET /workflows/{id}/stats: the workflow's figures and each step's (of its current version), from
+ * the counters the engine keeps as steps run (shared/workflows/executions.ts `stepFigure`): two
+ * reads, never a scan of executions.
+ */
+export async function workflowStepStats(projectId: string, workflowId: string): Promise<WorkflowStepStats> {
+  const [stored, { Item }] = await Promise.all([
+    readWorkflow(projectId, workflowId),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, 'workflow', workflowId) })),
+  ]);
+  if (!stored) throw notFound('Workflow');
+  const read = (name: string) => (Item?.[name] as number | undefined) ?? 0;
+  const [entered, completed, exited, failed, cancelled] = (['entered', 'completed', 'exited', 'failed', 'cancelled'] as const).map(read) as [number, number, number, number, number];
+  const steps = stored.steps.map((step): StepStats => {
+    const figure = (name: Parameters<typeof stepFigure>[1]) => read(stepFigure(step.id, name));
+    const branches = BRANCHES[step.type];
+    const [stepEntered, stepCompleted, stepFailed, stepCancelled] = [figure('entered'), figure('completed'), figure('failed'), figure('cancelled')];
+    return {
+      stepId: step.id,
+      type: step.type,
+      entered: stepEntered,
+      active: Math.max(0, stepEntered - stepCompleted - stepFailed - stepCancelled),
+      completed: stepCompleted,
+      failed: stepFailed,
+      cancelled: stepCancelled,
+      branches: branches ? Object.fromEntries(branches.map((branch) => [branch, figure(branch)])) : null,
+    };
+  });
+  return { entered, active: Math.max(0, entered - completed - exited - failed - cancelled), completed, exited, failed, cancelled, steps };
 }
 
 function emptyStats(): WorkflowStats {

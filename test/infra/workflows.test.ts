@@ -22,7 +22,7 @@ describe('workflows infrastructure', () => {
     resources = template.toJSON().Resources;
   });
 
-  test('the eight workflow routes are served by the workflows function with secret keys', () => {
+  test('the nine workflow routes are served by the workflows function with secret keys', () => {
     const workflowRoutes = routes.filter((route) => route.group === 'workflows');
     expect(workflowRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
       [
@@ -31,6 +31,7 @@ describe('workflows infrastructure', () => {
         'GET /workflows/{id}',
         'GET /workflows/{id}/executions',
         'GET /workflows/{id}/executions/{executionId}',
+        'GET /workflows/{id}/stats',
         'PATCH /workflows/{id}',
         'POST /workflows',
         'POST /workflows/{id}/executions/{executionId}/cancel',
@@ -38,7 +39,7 @@ describe('workflows infrastructure', () => {
     );
     const fnId = idAt(template, 'AWS::Lambda::Function', 'WorkflowsFunction/Resource');
     const methods = Object.values(resources).filter((resource) => resource.Type === 'AWS::ApiGateway::Method' && JSON.stringify(resource.Properties.Integration ?? {}).includes(fnId));
-    expect(methods).toHaveLength(8);
+    expect(methods).toHaveLength(9);
     for (const method of methods) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 

@@ -344,6 +344,43 @@ describe('workflows: one execution', () => {
   });
 });
 
+describe('workflows: per-step figures', () => {
+  it('counts what entered, waits and went on at each step, and which branch a condition took', async () => {
+    // Prepare: hello → plan (pro?) → then: a long delay; else: bye
+    const event = `stats_${suffix()}`;
+    const created = await workflow({
+      trigger: { type: 'EVENT', event },
+      steps: [
+        { id: 'hello', type: 'SEND_EMAIL', templateId: await template('Stats hello'), next: 'plan' },
+        { id: 'plan', type: 'CONDITION', filters: { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }, then: 'later', else: 'bye' },
+        { id: 'later', type: 'DELAY', amount: 1, unit: 'hours' },
+        { id: 'bye', type: 'SEND_EMAIL', templateId: await template('Stats bye') },
+      ],
+    });
+
+    // Act: two pro contacts end up waiting in the delay, one free contact goes through
+    const contacts = await Promise.all([track(uniqueEmail('wf-st1'), event, { plan: 'pro' }), track(uniqueEmail('wf-st2'), event, { plan: 'pro' }), track(uniqueEmail('wf-st3'), event, { plan: 'free' })]);
+    const stats = await until(async () => {
+      const response = await api('GET', `/workflows/${created.id}/stats`);
+      const data = response.body.data;
+      return data?.entered === 3 && data.completed === 1 && data.steps.find((step: any) => step.stepId === 'later').active === 2 ? data : undefined;
+    }, 60_000);
+    const unknown = await api('GET', '/workflows/01JD00000000000000000000ZZ/stats');
+
+    // Assess
+    expect(contacts).toHaveLength(3);
+    expect(stats).toMatchObject({ entered: 3, active: 2, completed: 1, failed: 0, cancelled: 0 });
+    expect(stats.steps).toEqual([
+      { stepId: 'hello', type: 'SEND_EMAIL', entered: 3, active: 0, completed: 3, failed: 0, cancelled: 0, branches: null },
+      { stepId: 'plan', type: 'CONDITION', entered: 3, active: 0, completed: 3, failed: 0, cancelled: 0, branches: { then: 2, else: 1 } },
+      { stepId: 'later', type: 'DELAY', entered: 2, active: 2, completed: 0, failed: 0, cancelled: 0, branches: null },
+      { stepId: 'bye', type: 'SEND_EMAIL', entered: 1, active: 0, completed: 1, failed: 0, cancelled: 0, branches: null },
+    ]);
+    expect(unknown.status).toBe(404);
+    await api('DELETE', `/workflows/${created.id}`);
+  });
+});
+
 describe('workflows: segment and contact triggers', () => {
   it('SEGMENT_ENTERED sends when a contact enters the tracked segment, with the segment as {{event.*}}', async () => {
     const tier = `vip-${suffix()}`;

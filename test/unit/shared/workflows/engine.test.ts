@@ -387,8 +387,12 @@ describe('CONDITION', () => {
     // Assess
     const query = ddb.commandCalls(QueryCommand)[0]!.args[0].input;
     expect(query).toMatchObject({ IndexName: 'GSI1', ExpressionAttributeValues: expect.objectContaining({ ':pk': `PROJECT#${P}#CONTACT_EVENTS#${C}`, ':n0': 'purchase' }) });
-    expect(updates().at(-1)!.ExpressionAttributeValues).toMatchObject({ ':next': 'yes' });
+    const executionUpdates = updates().filter((update) => String(update.Key!.SK).startsWith('WORKFLOW_EXECUTION#'));
+    expect(executionUpdates.at(-1)!.ExpressionAttributeValues).toMatchObject({ ':next': 'yes' });
     expect(sentMessages()).toEqual([{ body: message('yes'), delay: undefined }]);
+    // The step's figures (GET /workflows/{id}/stats): it went on, by its then branch.
+    const counted = updates().filter((update) => String(update.Key!.SK).startsWith('STATS#workflow#'));
+    expect(counted.flatMap((update) => Object.values(update.ExpressionAttributeNames!)).sort()).toEqual(expect.arrayContaining(['step#check#completed', 'step#check#then']));
   });
 });
 
