@@ -1,38 +1,19 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { screenshot, useBrowser } from '../support/browser';
 import { consoleErrors, goTo, seriousViolations, signIn } from '../support/dashboard-session';
 import { api, stack, uniqueEmail } from '../support/api-client';
+import { useWebhookReceiver } from '../support/webhook-receiver';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
 const TEST_TIMEOUT_MS = 240_000;
 const HOSTILE = '<script>window.__injected = true</script><img src=x onerror="window.__injected = true">';
 
-/** A receiver on 127.0.0.1 (allowed in the test stack) that answers 500 while `failing`, else 200, with a hostile body. */
-let server: Server;
-let receiverUrl: string;
+/** The local receiver answers 500 with a hostile body while `failing`, else 200. */
 let failing = false;
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.writeHead(failing ? 500 : 200, { 'content-type': 'text/plain' }).end(failing ? `down ${HOSTILE}` : 'ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/dashboard-hook`;
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const receiver = useWebhookReceiver(() => (failing ? { status: 500, body: `down ${HOSTILE}` } : { status: 200, body: 'ok' }));
+const received = receiver.received;
+const receiverUrl = () => `${receiver.url}/dashboard-hook`;
 
 const injected = (page: Page) => page.evaluate(() => (globalThis as unknown as { __injected?: boolean }).__injected ?? false);
 const noSideways = async (page: Page, width: number) => (Number(await page.evaluate('document.documentElement.scrollWidth')) > width ? [`wider than ${width} px`] : []);
@@ -51,7 +32,7 @@ describe('the dashboard Webhooks pages in a browser', () => {
 
     // Act: create
     await goTo(page, '/webhooks', 'Webhooks');
-    await page.getByLabel('URL', { exact: true }).fill(receiverUrl);
+    await page.getByLabel('URL', { exact: true }).fill(receiverUrl());
     await page.getByLabel('Description').fill(description);
     await page.getByLabel('Every event (*)').uncheck();
     await page.getByLabel('contact.created', { exact: true }).check();
@@ -61,7 +42,7 @@ describe('the dashboard Webhooks pages in a browser', () => {
     found.list = await seriousViolations(page);
     await screenshot(page, 'webhooks-1280');
     await page.getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('link', { name: receiverUrl }).first().click();
+    await page.getByRole('link', { name: receiverUrl() }).first().click();
     await page.getByRole('heading', { name: description, level: 1 }).waitFor();
     const id = new URL(page.url()).pathname.split('/').pop()!;
 
@@ -91,14 +72,14 @@ describe('the dashboard Webhooks pages in a browser', () => {
     found.endpoint375 = [...(await seriousViolations(page)), ...(await noSideways(page, 375))];
     await screenshot(page, 'webhook-375');
     await goTo(page, '/webhooks', 'Webhooks');
-    await page.getByRole('link', { name: receiverUrl }).first().waitFor();
+    await page.getByRole('link', { name: receiverUrl() }).first().waitFor();
     found.list375 = [...(await seriousViolations(page)), ...(await noSideways(page, 375))];
     await screenshot(page, 'webhooks-375');
 
     // Assess
     const saved = (await api('GET', `/webhooks/${id}`)).body.data;
     expect(secret).toMatch(/^whsec_/);
-    expect(saved).toMatchObject({ url: receiverUrl, description, events: ['contact.created', `event:${eventName}`], status: 'ENABLED' });
+    expect(saved).toMatchObject({ url: receiverUrl(), description, events: ['contact.created', `event:${eventName}`], status: 'ENABLED' });
     expect(disabled.status).toBe('DISABLED');
     expect(excerpt).toContain(`down ${HOSTILE}`);
     expect(replayed.length).toBe(6);

@@ -1,43 +1,18 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { admin, api, stack, uniqueEmail, until } from '../support/api-client';
 import { localOwner } from '../support/dashboard-session';
 import { storedEmails } from '../support/mail-viewer';
+import { useWebhookReceiver } from '../support/webhook-receiver';
 
 const FROM = 'hello@example.com';
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A local receiver on 127.0.0.1 (allowed in the test stack): records every POST, answers per path. */
-let server: Server;
-let receiverUrl: string;
-const received: Received[] = [];
+/** The local receiver answers each path's queued statuses, then 200. */
 const answers = new Map<string, number[]>();
-
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      const path = request.url ?? '/';
-      received.push({ path, headers: request.headers, body });
-      const status = answers.get(path)?.shift() ?? 200;
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'not now');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const receiver = useWebhookReceiver((path) => {
+  const status = answers.get(path)?.shift() ?? 200;
+  return { status, body: status === 200 ? 'ok' : 'not now' };
 });
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const received = receiver.received;
 
 const at = (path: string) => received.filter((entry) => entry.path === path);
 
@@ -52,7 +27,7 @@ async function waitFor<T>(what: string, check: () => T | undefined | false, time
 }
 
 async function createWebhook(path: string, events: string[], key?: string) {
-  const response = await api('POST', '/webhooks', { key, body: { url: `${receiverUrl}${path}`, events, description: `test ${path}` } });
+  const response = await api('POST', '/webhooks', { key, body: { url: `${receiver.url}${path}`, events, description: `test ${path}` } });
   expect(response.status).toBe(201);
   return response.body.data as { id: string; secret: string; url: string; events: string[] };
 }
@@ -157,7 +132,9 @@ describe('outbound webhooks', () => {
     expect(new Set(attempts.map((entry) => entry.headers['webhook-id']))).toEqual(new Set([failed!.id]));
     expect(new Set(attempts.map((entry) => entry.body)).size).toBe(1);
     expect(new Webhook(webhook.secret).verify(attempts[5]!.body, attempts[5]!.headers as Record<string, string>)).toEqual(JSON.parse(attempts[0]!.body));
-    expect(Number(attempts[5]!.headers['webhook-timestamp'])).toBeGreaterThan(Number(attempts[4]!.headers['webhook-timestamp']));
+    // Freshly signed: its timestamp (whole seconds) is later than the first attempt's, at least four 1-s retries before.
+    expect(Number(attempts[5]!.headers['webhook-timestamp'])).toBeGreaterThan(Number(attempts[0]!.headers['webhook-timestamp']));
+    expect(attempts[5]!.headers['webhook-signature']).not.toBe(attempts[0]!.headers['webhook-signature']);
     expect(delivered).toMatchObject({ status: 'delivered', attempts: 6, lastStatusCode: 200, lastError: null });
     expect(again.status).toBe(202);
     expect(unknown.status).toBe(404);
@@ -180,7 +157,7 @@ describe('outbound webhooks', () => {
       if (endpoint!.status === 'DISABLED') break;
     }
     const notice = await until(async () =>
-      (await storedEmails()).find((email) => email.destination.to.some((to) => to.includes(owner.email)) && email.body.html?.includes(`${receiverUrl}/dead`)),
+      (await storedEmails()).find((email) => email.destination.to.some((to) => to.includes(owner.email)) && email.body.html?.includes(`${receiver.url}/dead`)),
     );
     const deliveriesWhenDisabled = (await api('GET', `/webhooks/${webhook.id}/deliveries?limit=100`)).body.data.items.length;
     await api('POST', '/v1/track', { body: { email: uniqueEmail('dead'), event: eventName } });
@@ -208,8 +185,8 @@ describe('outbound webhooks', () => {
   }, 60_000);
 
   it('validates event kinds and patches', async () => {
-    const unknownKind = await api('POST', '/webhooks', { body: { url: `${receiverUrl}/x`, events: ['email.sent', 'email.nope'] } });
-    const none = await api('POST', '/webhooks', { body: { url: `${receiverUrl}/x`, events: [] } });
+    const unknownKind = await api('POST', '/webhooks', { body: { url: `${receiver.url}/x`, events: ['email.sent', 'email.nope'] } });
+    const none = await api('POST', '/webhooks', { body: { url: `${receiver.url}/x`, events: [] } });
     const webhook = await createWebhook('/patched', ['email.sent']);
     const emptyPatch = await api('PATCH', `/webhooks/${webhook.id}`, { body: {} });
     const patched = await api('PATCH', `/webhooks/${webhook.id}`, { body: { events: ['*', '*'], enabled: false, description: 'paused' } });
@@ -223,7 +200,7 @@ describe('outbound webhooks', () => {
     expect(patched.status).toBe(200);
     expect(fetched.body.data).toEqual({
       id: webhook.id,
-      url: `${receiverUrl}/patched`,
+      url: `${receiver.url}/patched`,
       events: ['*'],
       description: 'paused',
       enabled: false,

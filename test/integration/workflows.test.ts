@@ -1,9 +1,8 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { Webhook } from 'standardwebhooks';
 import { api, uniqueEmail, until } from '../support/api-client';
 import { storedEmails, waitForEmails } from '../support/mail-viewer';
+import { useWebhookReceiver } from '../support/webhook-receiver';
 
 jest.setTimeout(90_000);
 
@@ -167,28 +166,12 @@ describe('workflows: WAIT_FOR_EVENT', () => {
 });
 
 describe('workflows: WEBHOOK step', () => {
-  let server: Server;
-  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
-
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  });
-
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const receiver = useWebhookReceiver(() => ({ status: 204 }));
+  const received = receiver.received;
 
   it('POSTs once to a local receiver, signed so that the standardwebhooks package verifies it', async () => {
     const event = `hook_${suffix()}`;
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+    const url = `${receiver.url}/hooks`;
     const created = await workflow({ trigger: { type: 'EVENT', event }, steps: [{ id: 'notify', type: 'WEBHOOK', url, headers: { 'X-Team': 'growth' } }] });
     const email = uniqueEmail('wf-hook');
 

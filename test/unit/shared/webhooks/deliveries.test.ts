@@ -1,12 +1,11 @@
 import { jest } from '@jest/globals';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Webhook } from 'standardwebhooks';
 import type { StreamChange } from '../../../../shared/streams/handler';
+import { useWebhookReceiver } from '../../../support/webhook-receiver';
 
 // The outbound client reads WEBHOOK_ALLOWED_HOSTS once, when first imported: the receiver below is local.
 process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
@@ -24,27 +23,11 @@ const QUEUE = 'http://localhost:9324/000000000000/webhook-deliveries-test';
 const SECRET = generateSecret();
 const BODY = JSON.stringify({ type: 'email.delivered', timestamp: '2026-01-01T00:00:00.000Z', data: { id: 'E1' } });
 
-let server: Server;
-let url: string;
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 let status = 200;
+const receiver = useWebhookReceiver(() => ({ status, body: status === 200 ? 'ok' : 'down' }));
+const received = receiver.received;
+const hookUrl = () => `${receiver.url}/hook`;
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.writeHead(status).end(status === 200 ? 'ok' : 'down');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
 beforeEach(() => {
   ddb.reset();
   sqs.reset();
@@ -59,7 +42,7 @@ const endpointItem = (fields: Record<string, unknown> = {}) => ({
   PK: `PROJECT#${P}`,
   SK: `WEBHOOK#${W}`,
   endpointId: W,
-  url,
+  url: hookUrl(),
   events: ['*'],
   description: null,
   enabled: true,
