@@ -70,7 +70,7 @@ const newStepFields: Record<StepType, object> = {
   SEND_EMAIL: { templateId: '' },
   DELAY: { amount: 1, unit: 'hours' },
   WAIT_FOR_EVENT: { event: '', timeoutSeconds: 86_400 },
-  CONDITION: { filters: { operator: 'AND', conditions: [{ field: 'subscribed', operator: 'equals', value: true }] } },
+  CONDITION: { filters: { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] } },
   UPDATE_CONTACT: { subscribed: true },
   WEBHOOK: { url: 'https://' },
   EXIT: {},

@@ -49,7 +49,7 @@ function StepList({ steps, triggerText: trigger, stats, path, onSelect }: Canvas
           <div className="muted wf-text">
             {exitsOf(steps, step.id)
               .filter((branch) => branch.target)
-              .map((branch) => `${branch.label ?? 'then'} → ${branch.target}`)
+              .map((branch) => `${branch.label ?? 'next'} → ${branch.target}`)
               .join(' · ')}
           </div>
         </li>

@@ -1,7 +1,7 @@
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
 import { Graph, layout } from '@dagrejs/dagre';
-import { Handle, Position, ReactFlow, type Edge, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
+import { Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
 import { useMemo, useState } from 'react';
 import type { WorkflowStats, WorkflowStep } from '../../lib/api-types';
 import { exitsOf, summary, TRIGGER_ID, typeLabel } from './step-model';
@@ -75,6 +75,7 @@ export default function WorkflowCanvas({ steps, triggerText, stats, selectedId, 
           ...(branch.label ? { label: branch.label } : {}),
           className: (source === TRIGGER_ID || onPath.has(source)) && onPath.has(branch.target!) && path ? 'on-path' : '',
           focusable: false,
+          markerEnd: { type: MarkerType.ArrowClosed },
         })),
     );
   }, [steps, path]);

@@ -1,0 +1,107 @@
+import type { Page } from 'playwright-core';
+import { screenshot, useBrowser } from '../support/browser';
+import { consoleErrors, goTo, seriousViolations, signIn } from '../support/dashboard-session';
+import { api, stack, uniqueEmail } from '../support/api-client';
+
+/** Browser, cold starts and a 5 s figures refresh on a busy machine: longer than jest's default 5 s. */
+const TEST_TIMEOUT_MS = 240_000;
+const HOSTILE = '<script>window.__injected = true</script><img src=x onerror="window.__injected = true">';
+
+const injected = (page: Page) => page.evaluate(() => (globalThis as unknown as { __injected?: boolean }).__injected ?? false);
+const noSideways = async (page: Page, width: number) => (Number(await page.evaluate('document.documentElement.scrollWidth')) > width ? [`wider than ${width} px`] : []);
+const node = (page: Page, stepId: string) => page.locator(`.react-flow__node[data-id="${stepId}"]`);
+const figure = (page: Page, stepId: string, name: string) => node(page, stepId).locator(`[data-figure="${name}"]`);
+
+describe('the dashboard Workflows pages in a browser', () => {
+  const browser = useBrowser(TEST_TIMEOUT_MS);
+
+  it('draws an API-made workflow with its figures, edits and adds a step by keyboard and saves exactly the steps document, and opens and cancels an execution', async () => {
+    // Prepare: EVENT → SEND_EMAIL → DELAY 1 hour, made through the API
+    const event = `dash.wf.${Date.now().toString(36)}`;
+    const name = `${HOSTILE} Onboarding ${event}`;
+    const template = await api('POST', '/templates', { body: { name: `wf ${event}`, subject: 'Welcome', body: '<p>Welcome</p>', type: 'TRANSACTIONAL', from: 'hello@example.com' } });
+    const steps = [
+      { id: 'welcome', type: 'SEND_EMAIL', templateId: template.body.data.id, next: 'wait' },
+      { id: 'wait', type: 'DELAY', amount: 1, unit: 'hours' },
+    ];
+    const created = await api('POST', '/workflows', { body: { name, trigger: { type: 'EVENT', event }, steps } });
+    const id = created.body.data.id as string;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = consoleErrors(page);
+    await signIn(page, stack);
+    const found: Record<string, string[]> = {};
+
+    // Act: the list, then the canvas
+    await goTo(page, '/workflows', 'Workflows');
+    await page.getByRole('link', { name }).click();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    await node(page, 'wait').waitFor();
+    const nodeCount = await page.locator('.react-flow__node').count();
+
+    // Act: a tracked event starts an execution, which waits in the delay
+    const tracked = await api('POST', '/v1/track', { body: { email: uniqueEmail('dash-wf'), event } });
+    const contactId = tracked.body.data.contact as string;
+    await figure(page, 'wait', 'active').filter({ hasText: /^1$/ }).waitFor({ timeout: 60_000 });
+    const welcomeCompleted = await figure(page, 'welcome', 'completed').textContent();
+    found.canvas = await seriousViolations(page);
+    await screenshot(page, 'workflow-1280');
+
+    // Act: by keyboard, open the delay, make it 2 hours, add an Exit after it, save, reload
+    await node(page, 'wait').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Delay · wait', level: 2 }).waitFor();
+    await page.getByLabel('Amount').fill('2');
+    await page.getByLabel('Add a step after this').selectOption('EXIT');
+    await page.getByRole('button', { name: 'Add after this' }).click();
+    await page.getByRole('heading', { name: 'Exit · exit-1', level: 2 }).waitFor();
+    found.panel = await seriousViolations(page);
+    await screenshot(page, 'workflow-panel-1280');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await page.reload();
+    await node(page, 'exit-1').waitFor();
+    const waitText = await node(page, 'wait').textContent();
+    const saved = (await api('GET', `/workflows/${id}`)).body.data;
+
+    // Act: the execution: filtered by contact, opened (its path), cancelled
+    await page.getByRole('tab', { name: 'Executions' }).click();
+    await page.getByLabel('Contact id').fill(contactId);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByRole('button', { name: `Open execution of ${contactId}` }).click();
+    const pathTable = page.getByRole('table', { name: 'Path' });
+    await pathTable.getByRole('row').filter({ hasText: 'wait' }).filter({ hasText: 'here now' }).waitFor();
+    await page.locator('.wf-node.current').waitFor();
+    found.execution = await seriousViolations(page);
+    await screenshot(page, 'workflow-execution-1280');
+    await page.getByRole('button', { name: 'Cancel execution' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel execution' }).click();
+    await page.getByRole('button', { name: 'Cancel execution' }).waitFor({ state: 'detached' });
+    const execution = (await api('GET', `/workflows/${id}/executions/${(await api('GET', `/workflows/${id}/executions?contactId=${contactId}`)).body.data.items[0].id}`)).body.data;
+
+    // Act: at 375 px the steps are a list
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('tab', { name: 'Steps' }).click();
+    await page.getByRole('list', { name: 'Steps' }).waitFor();
+    found.page375 = [...(await seriousViolations(page)), ...(await noSideways(page, 375))];
+    await screenshot(page, 'workflow-375');
+    await goTo(page, '/workflows', 'Workflows');
+    await page.getByRole('link', { name }).waitFor();
+    found.list375 = [...(await seriousViolations(page)), ...(await noSideways(page, 375))];
+    await screenshot(page, 'workflows-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    found.list = await seriousViolations(page);
+    await screenshot(page, 'workflows-1280');
+
+    // Assess
+    expect(nodeCount).toBe(3);
+    expect(welcomeCompleted).toBe('1');
+    expect(waitText).toContain('2 hours');
+    expect(saved.steps).toEqual([steps[0], { ...steps[1], amount: 2, next: 'exit-1' }, { id: 'exit-1', type: 'EXIT' }]);
+    expect(execution.status).toBe('CANCELLED');
+    expect(found).toEqual({ canvas: [], panel: [], execution: [], page375: [], list375: [], list: [] });
+    expect(await injected(page)).toBe(false);
+    expect(errors).toEqual([]);
+    await page.close();
+    await api('DELETE', `/workflows/${id}`);
+  }, TEST_TIMEOUT_MS);
+});
