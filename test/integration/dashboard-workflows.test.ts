@@ -104,4 +104,72 @@ describe('the dashboard Workflows pages in a browser', () => {
     await page.close();
     await api('DELETE', `/workflows/${id}`);
   }, TEST_TIMEOUT_MS);
+
+  it('draws trigger → send → wait for event → condition → two sends from a new workflow by keyboard, saves, and finds it unchanged after a reload', async () => {
+    // Prepare
+    const event = `dash.draw.${Date.now().toString(36)}`;
+    const name = `Drawn ${event}`;
+    const templateName = `Drawn template ${event}`;
+    const template = (await api('POST', '/templates', { body: { name: templateName, subject: 'Hi', body: '<p>Hi</p>', type: 'TRANSACTIONAL', from: 'hello@example.com' } })).body.data.id as string;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = consoleErrors(page);
+    await signIn(page, stack);
+    const open = async (stepId: string, heading: string) => {
+      await node(page, stepId).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
+    };
+    const add = async (where: string, type: string, heading: string) => {
+      await page.getByLabel(`Add a step ${where}`).selectOption(type);
+      await page.getByRole('button', { name: `Add ${where}` }).click();
+      await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
+    };
+
+    // Act: a new workflow, then its steps in the panel
+    await goTo(page, '/workflows', 'Workflows');
+    await page.getByLabel('Name').fill(name);
+    await page.getByLabel('Event').fill(event);
+    await page.getByRole('button', { name: 'New workflow' }).click();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    await open('__trigger', 'Trigger');
+    await add('after this', 'SEND_EMAIL', 'Send email · send-email-1');
+    await page.getByLabel('Template').selectOption({ label: templateName });
+    await add('after this', 'WAIT_FOR_EVENT', 'Wait for event · wait-for-event-1');
+    await page.getByLabel('Event', { exact: true }).fill('email.opened');
+    await add('on “event”', 'CONDITION', 'Condition · condition-1');
+    await add('on “else”', 'SEND_EMAIL', 'Send email · send-email-2');
+    await page.getByLabel('Template').selectOption({ label: templateName });
+    await open('condition-1', 'Condition · condition-1');
+    await add('on “then”', 'SEND_EMAIL', 'Send email · send-email-3');
+    await page.getByLabel('Template').selectOption({ label: templateName });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    await page.reload();
+    await node(page, 'send-email-3').waitFor();
+    const labels = await page.locator('.react-flow__edge-text').allTextContents();
+    const nodeCount = await page.locator('.react-flow__node').count();
+    const saveDisabled = await page.getByRole('button', { name: 'Save', exact: true }).isDisabled();
+    await screenshot(page, 'workflow-drawn-1280');
+    const violations = await seriousViolations(page);
+    const saved = (await api('GET', `/workflows/${id}`)).body.data;
+
+    // Assess
+    const send = (stepId: string, next?: string) => ({ id: stepId, type: 'SEND_EMAIL', templateId: template, ...(next ? { next } : {}) });
+    expect(saved.steps).toEqual([
+      send('send-email-1', 'wait-for-event-1'),
+      { id: 'exit-1', type: 'EXIT' },
+      { id: 'wait-for-event-1', type: 'WAIT_FOR_EVENT', event: 'email.opened', timeoutSeconds: 86_400, next: 'condition-1' },
+      { id: 'condition-1', type: 'CONDITION', filters: { operator: 'AND', conditions: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }, then: 'send-email-3', else: 'send-email-2' },
+      send('send-email-2'),
+      send('send-email-3', 'exit-1'),
+    ]);
+    expect(nodeCount).toBe(7);
+    expect(labels.sort()).toEqual(['else', 'event', 'then']);
+    expect(saveDisabled).toBe(true);
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+    await api('DELETE', `/workflows/${id}`);
+  }, TEST_TIMEOUT_MS);
 });

@@ -56,6 +56,10 @@ export const useExecution = (id: string, executionId: string | null) =>
     refetchInterval: 5000,
   });
 
+/** The templates a send step can use (the first 100, by name in the panel). */
+export const useTemplateChoices = () =>
+  useQuery({ queryKey: [...workflowKeys.all, 'templates'] as const, queryFn: () => unwrap(api.GET('/templates', { params: { query: { limit: '100' } } })), staleTime: 60_000 });
+
 function useWorkflowMutation<Input, Output>(run: (input: Input) => Promise<Output>, onDone?: (output: Output) => void) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmButton } from '../../components/confirm';
 import type { WorkflowStep } from '../../lib/api-types';
+import { useTemplateChoices } from './api';
 import { addStep, deletePreview, deleteStep, exitsOf, STEP_TYPES, TRIGGER_ID, typeLabel, type Branch, type StepType } from './step-model';
 
 interface PanelProps {
@@ -117,6 +118,26 @@ function JsonField({ label, value, onChange }: { label: string; value: unknown; 
   );
 }
 
+/** A send step's template, chosen by name; an id not among the first 100 stays as it is. */
+function TemplateChoice({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const templates = useTemplateChoices();
+  const items = templates.data?.items ?? [];
+  const known = items.some((template) => template.id === value);
+  return (
+    <div className="field">
+      <label htmlFor="wf-template">Template</label>
+      <select id="wf-template" value={value} onChange={(event) => onChange(event.target.value)}>
+        {!known && <option value={value}>{value ? `template ${value}` : 'choose a template'}</option>}
+        {items.map((template) => (
+          <option key={template.id} value={template.id}>
+            {template.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 function TextInput({ label, value, onChange, type = 'text' }: { label: string; value: string | number; onChange: (value: string) => void; type?: string }) {
   const id = `wf-field-${label.replace(/\W/g, '')}`;
   return (
@@ -140,7 +161,7 @@ function StepFields({ step, onChange }: { step: WorkflowStep; onChange: (step: W
   const asNumber = (text: string) => (text.trim() === '' ? 0 : Number(text));
   switch (step.type) {
     case 'SEND_EMAIL':
-      return <TextInput label="Template id" value={step.templateId} onChange={(value) => set('templateId', value.trim())} />;
+      return <TemplateChoice value={step.templateId} onChange={(value) => set('templateId', value)} />;
     case 'DELAY':
       return (
         <div className="inline-form">

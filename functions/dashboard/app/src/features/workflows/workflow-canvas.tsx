@@ -1,8 +1,8 @@
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
 import { Graph, layout } from '@dagrejs/dagre';
-import { Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
-import { useMemo, useState } from 'react';
+import { Handle, MarkerType, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
+import { useEffect, useMemo, useState } from 'react';
 import type { WorkflowStats, WorkflowStep } from '../../lib/api-types';
 import { exitsOf, summary, TRIGGER_ID, typeLabel } from './step-model';
 
@@ -20,7 +20,7 @@ type StepNodeData = { title: string; id: string; text: string; figures: [string,
 type StepNode = Node<StepNodeData, 'step'>;
 
 const WIDTH = 230;
-const HEIGHT = 110;
+const HEIGHT = 84;
 
 /** A node: the step's type, id and settings as text, and its figures from /stats. */
 function StepNodeView({ data }: NodeProps<StepNode>) {
@@ -57,6 +57,16 @@ function figuresOf(stats: WorkflowStats | undefined, stepId: string): [string, n
   if (step.failed) figures.push(['failed', step.failed]);
   for (const [branch, count] of Object.entries(step.branches ?? {})) if (count !== undefined) figures.push([branch, count]);
   return figures;
+}
+
+/** A step added or deleted: the view fits the whole graph again (once the new nodes are measured). */
+function FitOnChange({ count }: { count: number }) {
+  const flow = useReactFlow();
+  useEffect(() => {
+    const timer = setTimeout(() => void flow.fitView(), 50);
+    return () => clearTimeout(timer);
+  }, [count, flow]);
+  return null;
 }
 
 /** The trigger and every step, laid out top-down by dagre; positions the user drags are kept while the page is open. */
@@ -133,7 +143,9 @@ export default function WorkflowCanvas({ steps, triggerText, stats, selectedId, 
         fitView
         minZoom={0.3}
         proOptions={{ hideAttribution: true }}
-      />
+      >
+        <FitOnChange count={steps.length} />
+      </ReactFlow>
     </div>
   );
 }
