@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { api, unwrap } from '../../lib/api-client';
 import type { WorkflowStep } from '../../lib/api-types';
 
@@ -59,6 +60,12 @@ export const useExecution = (id: string, executionId: string | null) =>
 /** The templates a send step can use (the first 100, by name in the panel). */
 export const useTemplateChoices = () =>
   useQuery({ queryKey: [...workflowKeys.all, 'templates'] as const, queryFn: () => unwrap(api.GET('/templates', { params: { query: { limit: '100' } } })), staleTime: 60_000 });
+
+/** Template names by id, for the send steps' nodes. */
+export function useTemplateNames(): Record<string, string> {
+  const templates = useTemplateChoices();
+  return useMemo(() => Object.fromEntries((templates.data?.items ?? []).map((template) => [template.id, template.name])), [templates.data]);
+}
 
 function useWorkflowMutation<Input, Output>(run: (input: Input) => Promise<Output>, onDone?: (output: Output) => void) {
   const queryClient = useQueryClient();

@@ -12,7 +12,9 @@ const STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCEL
 const FINISHED = new Set(['COMPLETED', 'EXITED', 'FAILED', 'CANCELLED']);
 
 /** The workflow's executions, filtered by status and contact; one opened shows its path on the canvas and can be cancelled. */
-export function ExecutionsTab({ workflowId, steps, triggerText, stats }: { workflowId: string; steps: WorkflowStep[]; triggerText: string; stats: WorkflowStats | undefined }) {
+type Shared = { workflowId: string; steps: WorkflowStep[]; triggerText: string; stats: WorkflowStats | undefined; templateNames: Record<string, string> };
+
+export function ExecutionsTab({ workflowId, steps, triggerText, stats, templateNames }: Shared) {
   const [filter, setFilter] = useState<ExecutionFilter>({});
   const pages = useCursorPages(JSON.stringify(filter));
   const executions = useExecutions(workflowId, filter, pages.cursor);
@@ -72,12 +74,12 @@ export function ExecutionsTab({ workflowId, steps, triggerText, stats }: { workf
         />
       )}
       <Pager pages={pages} nextCursor={executions.data?.nextCursor} label="Executions" />
-      {open && <ExecutionView workflowId={workflowId} executionId={open} steps={steps} triggerText={triggerText} stats={stats} />}
+      {open && <ExecutionView workflowId={workflowId} executionId={open} steps={steps} triggerText={triggerText} stats={stats} templateNames={templateNames} />}
     </>
   );
 }
 
-function ExecutionView({ workflowId, executionId, steps, triggerText, stats }: { workflowId: string; executionId: string; steps: WorkflowStep[]; triggerText: string; stats: WorkflowStats | undefined }) {
+function ExecutionView({ workflowId, executionId, steps, triggerText, stats, templateNames }: Shared & { executionId: string }) {
   const execution = useExecution(workflowId, executionId);
   const cancel = useCancelExecution(workflowId);
   if (execution.isPending) return <Loading what="the execution" />;
@@ -118,7 +120,7 @@ function ExecutionView({ workflowId, executionId, steps, triggerText, stats }: {
         rowKey={(entry) => entry.stepId}
         empty="No step entered yet."
       />
-      <StepsView steps={steps} triggerText={triggerText} stats={stats} selectedId={null} path={{ stepIds: data.path.map((entry) => entry.stepId), current }} onSelect={() => undefined} />
+      <StepsView steps={steps} triggerText={triggerText} stats={stats} selectedId={null} path={{ stepIds: data.path.map((entry) => entry.stepId), current }} onSelect={() => undefined} templateNames={templateNames} />
     </section>
   );
 }

@@ -46,17 +46,19 @@ const labels: Record<StepType, string> = {
 };
 export const typeLabel = (type: string) => labels[type as StepType] ?? type;
 
-/** One line about a step's settings, rendered as text. */
-export function summary(step: WorkflowStep): string {
+/** One line about a step's settings, rendered as text (a send step's template by name when it is known). */
+export function summary(step: WorkflowStep, templateNames: Record<string, string> = {}): string {
   switch (step.type) {
     case 'SEND_EMAIL':
-      return `template ${step.templateId}`;
+      return templateNames[step.templateId] ?? `template ${step.templateId}`;
     case 'DELAY':
       return `${step.amount} ${step.unit}`;
     case 'WAIT_FOR_EVENT':
       return `${step.event}, up to ${step.timeoutSeconds} s`;
-    case 'CONDITION':
-      return 'filters';
+    case 'CONDITION': {
+      const count = (step.filters as { conditions?: unknown[] }).conditions?.length ?? 0;
+      return `${(step.filters as { operator?: string }).operator ?? 'AND'} of ${count} condition${count === 1 ? '' : 's'}`;
+    }
     case 'UPDATE_CONTACT':
       return [step.subscribed !== undefined ? (step.subscribed ? 'subscribe' : 'unsubscribe') : '', step.data ? `set ${Object.keys(step.data).join(', ')}` : ''].filter(Boolean).join('; ');
     case 'WEBHOOK':

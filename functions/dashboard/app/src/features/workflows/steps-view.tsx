@@ -27,7 +27,7 @@ export function StepsView(props: CanvasProps) {
   );
 }
 
-function StepList({ steps, triggerText: trigger, stats, path, onSelect }: CanvasProps) {
+function StepList({ steps, triggerText: trigger, stats, path, onSelect, templateNames }: CanvasProps) {
   const figures = (stepId: string, all: WorkflowStats | undefined) => {
     const step = all?.steps.find((candidate) => candidate.stepId === stepId);
     return step ? `entered ${step.entered} · active ${step.active} · completed ${step.completed}` : '';
@@ -43,7 +43,7 @@ function StepList({ steps, triggerText: trigger, stats, path, onSelect }: Canvas
       {steps.map((step) => (
         <li key={step.id} className={onPath.has(step.id) ? 'on-path' : undefined}>
           <button type="button" className="wf-list-item" onClick={() => onSelect(step.id)}>
-            <strong>{typeLabel(step.type)}</strong> <span className="muted">{step.id}</span> <span className="wf-text">{summary(step)}</span>
+            <strong>{typeLabel(step.type)}</strong> <span className="muted">{step.id}</span> <span className="wf-text">{summary(step, templateNames)}</span>
           </button>
           <div className="muted">{figures(step.id, stats)}</div>
           <div className="muted wf-text">

@@ -14,6 +14,8 @@ export interface CanvasProps {
   /** An execution's path: its steps are highlighted, the one it is at marked. */
   path: { stepIds: string[]; current: string | null } | null;
   onSelect: (nodeId: string) => void;
+  /** Template names by id, for the send steps. */
+  templateNames?: Record<string, string>;
 }
 
 type StepNodeData = { title: string; id: string; text: string; figures: [string, number][]; onPath: boolean; current: boolean };
@@ -21,6 +23,8 @@ type StepNode = Node<StepNodeData, 'step'>;
 
 const WIDTH = 230;
 const HEIGHT = 84;
+/** A CONDITION or WAIT_FOR_EVENT node has a line of branch figures more. */
+const heightOf = (step: WorkflowStep | undefined) => (step && (step.type === 'CONDITION' || step.type === 'WAIT_FOR_EVENT') ? HEIGHT + 24 : HEIGHT);
 
 /** A node: the step's type, id and settings as text, and its figures from /stats. */
 function StepNodeView({ data }: NodeProps<StepNode>) {
@@ -70,7 +74,7 @@ function FitOnChange({ count }: { count: number }) {
 }
 
 /** The trigger and every step, laid out top-down by dagre; positions the user drags are kept while the page is open. */
-export default function WorkflowCanvas({ steps, triggerText, stats, selectedId, path, onSelect }: CanvasProps) {
+export default function WorkflowCanvas({ steps, triggerText, stats, selectedId, path, onSelect, templateNames }: CanvasProps) {
   const [dragged, setDragged] = useState<Record<string, { x: number; y: number }>>({});
 
   const edges = useMemo<Edge[]>(() => {
@@ -94,10 +98,11 @@ export default function WorkflowCanvas({ steps, triggerText, stats, selectedId, 
     const graph = new Graph();
     graph.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 60 });
     graph.setDefaultEdgeLabel(() => ({}));
-    for (const id of [TRIGGER_ID, ...steps.map((step) => step.id)]) graph.setNode(id, { width: WIDTH, height: HEIGHT });
+    graph.setNode(TRIGGER_ID, { width: WIDTH, height: HEIGHT });
+    for (const step of steps) graph.setNode(step.id, { width: WIDTH, height: heightOf(step) });
     for (const edge of edges) graph.setEdge(edge.source, edge.target);
     layout(graph);
-    return Object.fromEntries(graph.nodes().map((id) => [id, { x: graph.node(id).x - WIDTH / 2, y: graph.node(id).y - HEIGHT / 2 }]));
+    return Object.fromEntries(graph.nodes().map((id) => [id, { x: graph.node(id).x - WIDTH / 2, y: graph.node(id).y - graph.node(id).height / 2 }]));
   }, [steps, edges]);
 
   const nodes = useMemo<StepNode[]>(() => {
@@ -118,10 +123,10 @@ export default function WorkflowCanvas({ steps, triggerText, stats, selectedId, 
         position: dragged[step.id] ?? positions[step.id] ?? { x: 0, y: 0 },
         selected: selectedId === step.id,
         ariaLabel: `${typeLabel(step.type)} step ${step.id}`,
-        data: { title: typeLabel(step.type), id: step.id, text: summary(step), figures: figuresOf(stats, step.id), onPath: onPath.has(step.id), current: path?.current === step.id },
+        data: { title: typeLabel(step.type), id: step.id, text: summary(step, templateNames), figures: figuresOf(stats, step.id), onPath: onPath.has(step.id), current: path?.current === step.id },
       })),
     ];
-  }, [steps, positions, dragged, selectedId, stats, path, triggerText]);
+  }, [steps, positions, dragged, selectedId, stats, path, triggerText, templateNames]);
 
   const onNodesChange = (changes: NodeChange<StepNode>[]) => {
     for (const change of changes) {

@@ -6,7 +6,7 @@ import { useLeaveGuard } from '../../components/unsaved-changes';
 import { ErrorNote, Loading } from '../../components/ui';
 import type { ApiError } from '../../lib/api-client';
 import type { WorkflowStep } from '../../lib/api-types';
-import { useSaveSteps, useWorkflow, useWorkflowStats } from './api';
+import { useSaveSteps, useTemplateNames, useWorkflow, useWorkflowStats } from './api';
 import { ExecutionsTab } from './executions';
 import { StepPanel } from './step-panel';
 import { TRIGGER_ID } from './step-model';
@@ -20,6 +20,7 @@ export function WorkflowPage() {
   const workflow = useWorkflow(id);
   const stats = useWorkflowStats(id);
   const save = useSaveSteps(id);
+  const templateNames = useTemplateNames();
   const [tab, setTab] = useState<'editor' | 'executions'>('editor');
   const [draft, setDraft] = useState<WorkflowStep[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -68,7 +69,7 @@ export function WorkflowPage() {
           </div>
           <ErrorNote error={save.error} />
           <div className={`wf-editor${selected ? ' with-panel' : ''}`}>
-            <StepsView steps={steps} triggerText={trigger} stats={stats.data} selectedId={selected} path={null} onSelect={setSelected} />
+            <StepsView steps={steps} triggerText={trigger} stats={stats.data} selectedId={selected} path={null} onSelect={setSelected} templateNames={templateNames} />
             {selected && (selected === TRIGGER_ID || steps.some((step) => step.id === selected)) && (
               <StepPanel
                 steps={steps}
@@ -86,7 +87,7 @@ export function WorkflowPage() {
         </section>
       ) : (
         <section role="tabpanel" id="wf-panel-executions" aria-labelledby="wf-tab-executions">
-          <ExecutionsTab workflowId={id} steps={saved ?? []} triggerText={trigger} stats={stats.data} />
+          <ExecutionsTab workflowId={id} steps={saved ?? []} triggerText={trigger} stats={stats.data} templateNames={templateNames} />
         </section>
       )}
     </>

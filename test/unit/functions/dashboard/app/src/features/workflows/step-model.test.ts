@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { addStep, deletePreview, deleteStep, STEP_TYPES, TRIGGER_ID } from '../../../../../../../../functions/dashboard/app/src/features/workflows/step-model';
+import { addStep, deletePreview, deleteStep, STEP_TYPES, summary, TRIGGER_ID } from '../../../../../../../../functions/dashboard/app/src/features/workflows/step-model';
 import type { WorkflowStep } from '../../../../../../../../functions/dashboard/app/src/lib/api-types';
 import { graphErrors, stepSchema, STEP_TYPES as API_STEP_TYPES } from '../../../../../../../../shared/workflows/schemas';
 
@@ -65,5 +65,12 @@ describe('the workflow editor step model', () => {
     // Assess
     expect(deleted.steps.find((step) => step.id === 'upgrade')).toEqual({ id: 'upgrade', type: 'SEND_EMAIL', templateId: TEMPLATE });
     expect(deletePreview(branching, 'bye')).toBe('What led to bye will end there.');
+  });
+
+  it('says a step in one line: a send step by its template name when known, a condition by its conditions', () => {
+    // Assess
+    expect(summary(branching[0]!, { [TEMPLATE]: 'Welcome' })).toBe('Welcome');
+    expect(summary(branching[0]!)).toBe(`template ${TEMPLATE}`);
+    expect(summary(branching[1]!)).toBe('AND of 1 condition');
   });
 });
