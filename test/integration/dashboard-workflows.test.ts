@@ -135,6 +135,8 @@ describe('the dashboard Workflows pages in a browser', () => {
     await add('after this', 'SEND_EMAIL', 'Send email · send-email-1');
     await page.getByLabel('Template').selectOption({ label: templateName });
     await add('after this', 'WAIT_FOR_EVENT', 'Wait for event · wait-for-event-1');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const refusal = (await page.locator('.wf-panel [role="alert"]').textContent())!;
     await page.getByLabel('Event', { exact: true }).fill('email.opened');
     await add('on “event”', 'CONDITION', 'Condition · condition-1');
     await add('on “else”', 'SEND_EMAIL', 'Send email · send-email-2');
@@ -167,8 +169,10 @@ describe('the dashboard Workflows pages in a browser', () => {
     expect(nodeCount).toBe(7);
     expect(labels.sort()).toEqual(['else', 'event', 'then']);
     expect(saveDisabled).toBe(true);
+    expect(refusal).toContain('steps[2].event: event is required');
     expect(violations).toEqual([]);
-    expect(errors).toEqual([]);
+    // The one refused save is the browser's one logged failed load.
+    expect(errors).toEqual([expect.stringMatching(/status of 422.*\/workflows\//)]);
     await page.close();
     await api('DELETE', `/workflows/${id}`);
   }, TEST_TIMEOUT_MS);
