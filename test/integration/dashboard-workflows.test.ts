@@ -131,6 +131,8 @@ describe('the dashboard Workflows pages in a browser', () => {
     await page.getByLabel('Event').fill(event);
     await page.getByRole('button', { name: 'New workflow' }).click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
+    const secret = await page.locator('.panel code').textContent();
+    await page.getByRole('button', { name: 'Done' }).click();
     await open('__trigger', 'Trigger');
     await add('after this', 'SEND_EMAIL', 'Send email · send-email-1');
     await page.getByLabel('Template').selectOption({ label: templateName });
@@ -169,6 +171,7 @@ describe('the dashboard Workflows pages in a browser', () => {
     expect(nodeCount).toBe(7);
     expect(labels.sort()).toEqual(['else', 'event', 'then']);
     expect(saveDisabled).toBe(true);
+    expect(secret).toMatch(/^whsec_/);
     expect(refusal).toContain('steps[2].event: event is required');
     expect(violations).toEqual([]);
     // The one refused save is the browser's one logged failed load.

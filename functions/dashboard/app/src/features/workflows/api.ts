@@ -80,8 +80,9 @@ function useWorkflowMutation<Input, Output>(run: (input: Input) => Promise<Outpu
 
 export type NewWorkflow = { name: string; trigger: { type: 'EVENT'; event: string } | { type: 'CONTACT_CREATED' }; enabled: boolean; steps: WorkflowStep[] };
 
-export const useCreateWorkflow = (onCreated: (id: string) => void) =>
-  useWorkflowMutation((body: NewWorkflow) => unwrap(api.POST('/workflows', { body })), (workflow) => onCreated(workflow.id));
+/** Creating answers the signing secret of the workflow's WEBHOOK steps, shown once: `onCreated` receives it. */
+export const useCreateWorkflow = (onCreated: (created: { id: string; webhookSecret: string }) => void) =>
+  useWorkflowMutation((body: NewWorkflow) => unwrap(api.POST('/workflows', { body })), onCreated);
 
 export const useSetWorkflowEnabled = (id: string) => useWorkflowMutation((enabled: boolean) => unwrap(api.PATCH('/workflows/{id}', { params: { path: { id } }, body: { enabled } })));
 

@@ -1,9 +1,9 @@
 import './workflows.css';
 import { useEffect, useState } from 'react';
-import { useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { useLeaveGuard } from '../../components/unsaved-changes';
-import { ErrorNote, Loading } from '../../components/ui';
+import { CopyButton, ErrorNote, Loading } from '../../components/ui';
 import type { ApiError } from '../../lib/api-client';
 import type { WorkflowStep } from '../../lib/api-types';
 import { useSaveSteps, useTemplateNames, useWorkflow, useWorkflowStats } from './api';
@@ -22,6 +22,10 @@ export function WorkflowPage() {
   const save = useSaveSteps(id);
   const templateNames = useTemplateNames();
   const [tab, setTab] = useState<'editor' | 'executions'>('editor');
+  // Just created: the WEBHOOK steps' signing secret, which the API shows only then.
+  const location = useLocation();
+  const navigate = useNavigate();
+  const createdSecret = (location.state as { webhookSecret?: string } | null)?.webhookSecret;
   const [draft, setDraft] = useState<WorkflowStep[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const saved = workflow.data?.steps;
@@ -46,6 +50,16 @@ export function WorkflowPage() {
       <p className="muted wf-text">
         Trigger: {trigger} · version {workflow.data.version}
       </p>
+      {createdSecret && (
+        <div className="panel" role="status">
+          <p>
+            Its WEBHOOK steps are signed (Standard Webhooks) with this secret, shown only now: <code className="wf-text">{createdSecret}</code> <CopyButton text={createdSecret} label="signing secret" />
+          </p>
+          <button type="button" onClick={() => void navigate(location.pathname, { replace: true, state: null })}>
+            Done
+          </button>
+        </div>
+      )}
       <div role="tablist" aria-label="Workflow" className="wf-tabs">
         <button type="button" role="tab" id="wf-tab-editor" aria-controls="wf-panel-editor" aria-selected={tab === 'editor'} onClick={() => setTab('editor')}>
           Steps

@@ -74,7 +74,7 @@ function Figures({ id }: { id: string }) {
 function NewWorkflow() {
   const navigate = useNavigate();
   const [kind, setKind] = useState<'EVENT' | 'CONTACT_CREATED'>('EVENT');
-  const create = useCreateWorkflow((id) => navigate(`/workflows/${id}`));
+  const create = useCreateWorkflow(({ id, webhookSecret }) => navigate(`/workflows/${id}`, { state: { webhookSecret } }));
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
