@@ -11,6 +11,7 @@ const links = [
   ['/templates', 'Templates'],
   ['/segments', 'Segments'],
   ['/campaigns', 'Campaigns'],
+  ['/workflows', 'Workflows'],
   ['/domains', 'Domains'],
   ['/webhooks', 'Webhooks'],
   ['/settings', 'Settings'],

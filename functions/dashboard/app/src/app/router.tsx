@@ -23,6 +23,8 @@ import { TemplatePage } from '../features/templates/template-page';
 import { TemplatesPage } from '../features/templates/templates-page';
 import { WebhookPage } from '../features/webhooks/webhook-page';
 import { WebhooksPage } from '../features/webhooks/webhooks-page';
+import { WorkflowPage } from '../features/workflows/workflow-page';
+import { WorkflowsPage } from '../features/workflows/workflows-page';
 import { Layout } from './layout';
 
 function RequireSession() {
@@ -78,6 +80,8 @@ export const router = createBrowserRouter(
             { path: 'campaigns', element: <CampaignsPage /> },
             { path: 'campaigns/new', element: <CampaignPage /> },
             { path: 'campaigns/:id', element: <CampaignPage /> },
+            { path: 'workflows', element: <WorkflowsPage /> },
+            { path: 'workflows/:id', element: <WorkflowPage /> },
             { path: 'domains', element: <DomainsPage /> },
             { path: 'webhooks', element: <WebhooksPage /> },
             { path: 'webhooks/:id', element: <WebhookPage /> },

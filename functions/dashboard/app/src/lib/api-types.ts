@@ -18,3 +18,8 @@ export type RenderedTemplate = SuccessData<paths['/templates/render']['post']>;
 export type Webhook = SuccessData<paths['/webhooks/{id}']['get']>;
 /** POST /webhooks and rotate-secret: the endpoint with its signing secret, shown only then. */
 export type WebhookWithSecret = SuccessData<paths['/webhooks']['post']>;
+
+export type Workflow = SuccessData<paths['/workflows/{id}']['get']>;
+export type WorkflowStep = Workflow['steps'][number];
+export type WorkflowStats = SuccessData<paths['/workflows/{id}/stats']['get']>;
+export type WorkflowExecution = SuccessData<paths['/workflows/{id}/executions/{executionId}']['get']>;
