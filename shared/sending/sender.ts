@@ -28,8 +28,23 @@ const config = {
 // Besides its paced slot, every SendEmail passes this instance's per-second cap where it leaves.
 gateSendEmail(() => admitSend(config.ratePerSecond));
 
-/** How long a claim owns the email; a sender that dies frees it after this. */
+/**
+ * How long a claim owns the email. No SES call starts after it (the sender checks before the
+ * call, and its Lambda's 30-s timeout, infra/constructs/consumers.ts, ends it sooner anyway), so
+ * the lease's end is the latest moment a claim's mail can have gone to SES.
+ */
 export const LEASE_MS = 60_000;
+/**
+ * A claim that ran out unfinished may have reached SES: its sender stopped (a timeout, a crash)
+ * after SES accepted the mail and before recording SENT. Its email is left SENDING, untouched,
+ * for this long after the lease's end, while SES's Send, Delivery or Bounce event (through
+ * shared/delivery/ses-events.ts) records it; only then is it claimed and sent again (SES never
+ * got it: the sender stopped before the call). Ten minutes covers events minutes behind under
+ * load (the faults bench saw several); each wait costs the message one receive of its 30.
+ */
+export const UNSETTLED_GRACE_MS = 10 * 60_000;
+/** Time the SES call is given within the lease: a sender that got its slot later gives the claim back. */
+const SEND_WITHIN_LEASE_MS = 5_000;
 /** Backoff cap for retried sends, in seconds. */
 const MAX_BACKOFF_SECONDS = 300;
 const RECORD_ATTEMPTS = 4;
@@ -56,16 +71,21 @@ export const sendMessageProcessor =
 /**
  * Sends one email record, at most once per claim:
  * claim (QUEUED → SENDING with a lease; a redelivered message finds the email sent, or comes
- * back after another sender's lease) →
+ * back after another sender's lease, or after the grace of a claim that ran out unfinished) →
  * marketing to an unsubscribed contact, or any mail to a suppressed address → SUPPRESSED →
- * attachments from S3 → a paced slot → SES SendEmail → SENT + `email.sent` in one transaction.
+ * attachments from S3 → a paced slot → (still within the lease) SES SendEmail → SENT +
+ * `email.sent` in one transaction.
  * SES throttling or trouble: the claim is released and the message retried after a backoff
  * (RetryLater); SES rejection: FAILED + `email.failed`, not retried.
  */
 async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane, listeners: readonly OutcomeListener[]): Promise<void> {
   const log = { projectId: message.projectId, emailId: message.emailId };
-  const claim = await claimEmail(message.projectId, message.emailId, LEASE_MS);
-  if (claim.status === 'held') throw new RetryLater(Math.max(1, Math.ceil((claim.leaseUntil - Date.now()) / 1000) + 1), 'Another sender holds the email; back after its lease');
+  const claimedAt = Date.now();
+  const claim = await claimEmail(message.projectId, message.emailId, { leaseMs: LEASE_MS, graceMs: UNSETTLED_GRACE_MS }, claimedAt);
+  if (claim.status === 'held') {
+    const reason = claim.unsettled ? 'A claim ran out unfinished and may have reached SES; back after its grace, by when SES has told' : 'Another sender holds the email; back after its lease';
+    throw new RetryLater(Math.max(1, Math.ceil((claim.until - Date.now()) / 1000) + 1), reason);
+  }
   if (claim.status === 'done') {
     logger.info('Email not there to send (already sent, failed or suppressed); message done', log);
     return;
@@ -92,6 +112,8 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
     await acquireSendSlot(config.ratePerSecond, Date.now, lane);
     // Checked at the last moment: mail of a campaign cancelled or paused while this waited never leaves.
     if (email.source.type === 'campaign' && (await holdCampaignMail(email, listeners))) return;
+    // The lease's end bounds when this claim's mail can reach SES (UNSETTLED_GRACE_MS counts from it).
+    if (Date.now() > claimedAt + LEASE_MS - SEND_WITHIN_LEASE_MS) throw new RetryLater(1, 'The claim ran out while the email waited; given back');
   } catch (error) {
     await releaseEmail(email.projectId, email.id);
     throw error;
