@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../../functions/sender/handler';
 import { sesEventApplier, type SesEvent } from '../../../../shared/delivery/ses-events';
@@ -142,10 +142,11 @@ describe('sender: a claim that ran out unfinished', () => {
     expect(sentEvents()).toHaveLength(1);
   });
 
-  it('gives the claim back rather than call SES after its own lease ran out while it waited for its slot', async () => {
-    // Prepare: a queued email; its pacer write waits until 56 s after the claim
+  it('gives the claim back rather than call SES when its slot came too close to the lease’s end', async () => {
+    // Prepare: a queued email; its pacer write waits until 56 s after the claim (8 s are kept for the call)
     table.put({ ...emailKey, ...email, status: 'QUEUED' });
     table.hold('pacer', (command, input) => command === 'Update' && input.Key.PK !== 'PROJECT#P1');
+    jest.spyOn(Math, 'random').mockReturnValue(0);
     const running = handler(event(1));
     while (!table.arrived('pacer')) await new Promise((resolve) => setImmediate(resolve));
 
@@ -154,10 +155,29 @@ describe('sender: a claim that ran out unfinished', () => {
     table.release('pacer');
     const response = await running;
 
-    // Assess: not sent, QUEUED again and back in a second
+    // Assess: not sent, QUEUED again and back after the first backoff
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     expect(stored().status).toBe('QUEUED');
+    expect(visibilityTimeouts()).toEqual([1]);
+  });
+
+  it('gives the claim back while still waiting for a slot when the invocation is about to time out, so no grace is needed', async () => {
+    // Prepare: 9 s left of the invocation (8 s are kept for the call); the pacer does not answer
+    table.put({ ...emailKey, ...email, status: 'QUEUED' });
+    table.hold('pacer', (command, input) => command === 'Update' && input.Key.PK !== 'PROJECT#P1');
+    jest.spyOn(Math, 'random').mockReturnValue(0);
+    const context = { getRemainingTimeInMillis: () => 9_000 } as Context;
+
+    // Act
+    const response = await handler(event(1), context);
+    table.release('pacer');
+
+    // Assess: given back within the invocation, not left SENDING
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(stored().status).toBe('QUEUED');
+    expect(stored().leaseUntil).toBeUndefined();
     expect(visibilityTimeouts()).toEqual([1]);
   });
 });
