@@ -140,27 +140,50 @@ export async function getEmail(projectId: string, emailId: string): Promise<Emai
   return Item ? fromItem(Item) : undefined;
 }
 
-/** What a claim found: the email taken, another sender's live claim on it, or nothing left to send. */
-export type Claim = { status: 'claimed'; email: EmailRecord } | { status: 'held'; leaseUntil: number } | { status: 'done' };
+/**
+ * What a claim found: the email taken; held (`until`: when the message should look again — the end
+ * of another sender's live lease, or, for a claim that ran out unfinished (`unsettled`), the end of
+ * its grace); or nothing left to send.
+ */
+export type Claim = { status: 'claimed'; email: EmailRecord } | { status: 'held'; until: number; unsettled: boolean } | { status: 'done' };
+
+/** How long a claim owns the email, and how long after a claim ran out it stays untouchable. */
+export interface ClaimTerms {
+  leaseMs: number;
+  /**
+   * A claim that ran out unfinished may have reached SES (its sender stopped after the call and
+   * before recording SENT): it is retaken only `graceMs` after its lease ended, by when SES's
+   * Send, Delivery or Bounce event has moved the email on if SES accepted it.
+   */
+  graceMs: number;
+}
 
 /**
  * Takes the email for sending: QUEUED → SENDING with a lease, or a SENDING whose lease ran out
- * (its sender died). The claim carries a token of this call, so when the SDK retries a claim
- * that went through but whose answer was lost, the retry finds its own claim and takes it
- * instead of reading it as someone else's. A live claim of another sender (a second message for
- * the same email) is `held`: the message must come back after that lease, in case that sender
- * dies before finishing. Sent, failed, suppressed or gone: `done`, the message is finished.
+ * (its sender died) more than the grace ago. The claim carries a token of this call, so when the
+ * SDK retries a claim that went through but whose answer was lost, the retry finds its own claim
+ * and takes it instead of reading it as someone else's. A live claim of another sender (a second
+ * message for the same email) is `held` until that lease ends, in case that sender dies before
+ * finishing; a claim that ran out within the grace is `held` until the grace ends. Sent, failed,
+ * suppressed or gone: `done`, the message is finished.
  */
-export async function claimEmail(projectId: string, emailId: string, leaseMs: number, now = Date.now(), token: string = randomUUID()): Promise<Claim> {
+export async function claimEmail(projectId: string, emailId: string, terms: ClaimTerms, now = Date.now(), token: string = randomUUID()): Promise<Claim> {
   try {
     const { Attributes } = await documentClient.send(
       new UpdateCommand({
         TableName: tableName,
         Key: emailKeys.email(projectId, emailId),
         UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :nowMs OR claimToken = :token)))',
+        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :settledBefore OR claimToken = :token)))',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': now + leaseMs, ':token': token, ':now': new Date(now).toISOString(), ':nowMs': now },
+        ExpressionAttributeValues: {
+          ':sending': 'SENDING',
+          ':queued': 'QUEUED',
+          ':leaseUntil': now + terms.leaseMs,
+          ':token': token,
+          ':now': new Date(now).toISOString(),
+          ':settledBefore': now - terms.graceMs,
+        },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -172,7 +195,11 @@ export async function claimEmail(projectId: string, emailId: string, leaseMs: nu
     new GetCommand({ TableName: tableName, Key: emailKeys.email(projectId, emailId), ConsistentRead: true, ProjectionExpression: '#status, leaseUntil', ExpressionAttributeNames: { '#status': 'status' } }),
   );
   // QUEUED again (a claim given back since): held for a moment, then claimed on the retry.
-  if (Item?.status === 'SENDING' || Item?.status === 'QUEUED') return { status: 'held', leaseUntil: (Item.leaseUntil as number | undefined) ?? now };
+  if (Item?.status === 'QUEUED') return { status: 'held', until: now, unsettled: false };
+  if (Item?.status === 'SENDING') {
+    const leaseUntil = (Item.leaseUntil as number | undefined) ?? now;
+    return leaseUntil > now ? { status: 'held', until: leaseUntil, unsettled: false } : { status: 'held', until: leaseUntil + terms.graceMs, unsettled: true };
+  }
   return { status: 'done' };
 }
 

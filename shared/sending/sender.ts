@@ -1,7 +1,7 @@
 import { NoSuchKey } from '@aws-sdk/client-s3';
 import { SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { SQSRecord } from 'aws-lambda';
+import type { Context, SQSRecord } from 'aws-lambda';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { integerEnv, requiredEnv } from '../config/env';
@@ -28,8 +28,27 @@ const config = {
 // Besides its paced slot, every SendEmail passes this instance's per-second cap where it leaves.
 gateSendEmail(() => admitSend(config.ratePerSecond));
 
-/** How long a claim owns the email; a sender that dies frees it after this. */
+/**
+ * How long a claim owns the email. No SES call starts after it (the sender checks before the
+ * call, and its Lambda's 30-s timeout, infra/constructs/consumers.ts, ends it sooner anyway), so
+ * the lease's end is the latest moment a claim's mail can have gone to SES.
+ */
 export const LEASE_MS = 60_000;
+/**
+ * A claim that ran out unfinished may have reached SES: its sender stopped (a timeout, a crash)
+ * after SES accepted the mail and before recording SENT. Its email is left SENDING, untouched,
+ * for this long after the lease's end, while SES's Send, Delivery or Bounce event (through
+ * shared/delivery/ses-events.ts) records it; only then is it claimed and sent again (SES never
+ * got it: the sender stopped before the call). Ten minutes covers events minutes behind under
+ * load (the faults bench saw several); each wait costs the message one receive of its 30.
+ */
+export const UNSETTLED_GRACE_MS = 10 * 60_000;
+/**
+ * Time kept for the SES call and recording SENT, before the lease's end and the invocation's: a
+ * sender that has no slot by then gives the claim back (QUEUED, retried after a backoff) rather
+ * than let its Lambda's timeout leave the email SENDING for UNSETTLED_GRACE_MS.
+ */
+const SEND_RESERVE_MS = 8_000;
 /** Backoff cap for retried sends, in seconds. */
 const MAX_BACKOFF_SECONDS = 300;
 const RECORD_ATTEMPTS = 4;
@@ -50,22 +69,29 @@ export const parseSendMessage = (body: unknown): SendMessage => v.parse(sendMess
  */
 export const sendMessageProcessor =
   (lane: SendLane, outcomeListeners: readonly OutcomeListener[]) =>
-  (message: SendMessage, record?: SQSRecord): Promise<void> =>
-    processEmail(message, record, lane, outcomeListeners);
+  (message: SendMessage, record?: SQSRecord, context?: Context): Promise<void> =>
+    processEmail(message, record, lane, outcomeListeners, context);
 
 /**
  * Sends one email record, at most once per claim:
  * claim (QUEUED → SENDING with a lease; a redelivered message finds the email sent, or comes
- * back after another sender's lease) →
+ * back after another sender's lease, or after the grace of a claim that ran out unfinished) →
  * marketing to an unsubscribed contact, or any mail to a suppressed address → SUPPRESSED →
- * attachments from S3 → a paced slot → SES SendEmail → SENT + `email.sent` in one transaction.
+ * attachments from S3 → a paced slot (none in time: the claim is given back) → SES SendEmail →
+ * SENT + `email.sent` in one transaction.
  * SES throttling or trouble: the claim is released and the message retried after a backoff
  * (RetryLater); SES rejection: FAILED + `email.failed`, not retried.
  */
-async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane, listeners: readonly OutcomeListener[]): Promise<void> {
+async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane, listeners: readonly OutcomeListener[], context?: Context): Promise<void> {
   const log = { projectId: message.projectId, emailId: message.emailId };
-  const claim = await claimEmail(message.projectId, message.emailId, LEASE_MS);
-  if (claim.status === 'held') throw new RetryLater(Math.max(1, Math.ceil((claim.leaseUntil - Date.now()) / 1000) + 1), 'Another sender holds the email; back after its lease');
+  const claimedAt = Date.now();
+  // The lease's end bounds when this claim's mail can reach SES (UNSETTLED_GRACE_MS counts from it).
+  const sendBy = Math.min(claimedAt + LEASE_MS, context ? claimedAt + context.getRemainingTimeInMillis() : Infinity) - SEND_RESERVE_MS;
+  const claim = await claimEmail(message.projectId, message.emailId, { leaseMs: LEASE_MS, graceMs: UNSETTLED_GRACE_MS }, claimedAt);
+  if (claim.status === 'held') {
+    const reason = claim.unsettled ? 'A claim ran out unfinished and may have reached SES; back after its grace, by when SES has told' : 'Another sender holds the email; back after its lease';
+    throw new RetryLater(Math.max(1, Math.ceil((claim.until - Date.now()) / 1000) + 1), reason);
+  }
   if (claim.status === 'done') {
     logger.info('Email not there to send (already sent, failed or suppressed); message done', log);
     return;
@@ -89,9 +115,10 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
       return;
     }
     attachments = loaded;
-    await acquireSendSlot(config.ratePerSecond, Date.now, lane);
+    await slotBefore(sendBy, lane, record);
     // Checked at the last moment: mail of a campaign cancelled or paused while this waited never leaves.
     if (email.source.type === 'campaign' && (await holdCampaignMail(email, listeners))) return;
+    if (Date.now() > sendBy) throw new RetryLater(retryDelaySeconds(receiveCountOf(record)), 'No time left in the claim or the invocation for the send; given back');
   } catch (error) {
     await releaseEmail(email.projectId, email.id);
     throw error;
@@ -115,6 +142,25 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
 
   timeMetric(metricNames.sendLatency, Date.now() - Date.parse(email.createdAt), { source: email.source.type });
   await recordSent(email, sesMessageId, listeners);
+}
+
+/**
+ * A paced slot, if one comes before `sendBy`; otherwise RetryLater (the slot then goes unused).
+ * The timer is cleared either way, and a late answer of the abandoned wait is settled here.
+ */
+async function slotBefore(sendBy: number, lane: SendLane, record: SQSRecord | undefined): Promise<void> {
+  const slot = acquireSendSlot(config.ratePerSecond, Date.now, lane);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), Math.max(0, sendBy - Date.now()))));
+  try {
+    const first = await Promise.race([slot, late]);
+    if (first === 'late') {
+      slot.catch(() => undefined);
+      throw new RetryLater(retryDelaySeconds(receiveCountOf(record)), 'No send slot before the claim or the invocation runs out; given back');
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Park attempts before the message is retried: the campaign's status changed under each one. */

@@ -21,11 +21,18 @@ describe('sending under SES throttling and failures', () => {
   it('delivers 1,000 emails exactly once and leaves the DLQ empty', async () => {
     const recipients = Array.from({ length: 1000 }, (_, i) => `fault${i}@example.com`);
     for (let start = 0; start < recipients.length; start += 50) {
-      const response = await fetch(`${faulty.baseUrl}/v1/send`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${faulty.secretKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ to: recipients.slice(start, start + 50), from: 'hello@example.com', subject: 'Fault test', body: '<p>x</p>' }),
-      });
+      // A loaded machine can answer 502/503/504, then 409 while the failed attempt's key is held
+      // (its 35-s lease): a client retries with the same Idempotency-Key, which sends once.
+      let response: Response;
+      for (const giveUp = Date.now() + 90_000; ; ) {
+        response = await fetch(`${faulty.baseUrl}/v1/send`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${faulty.secretKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': `send-faults-${start}` },
+          body: JSON.stringify({ to: recipients.slice(start, start + 50), from: 'hello@example.com', subject: 'Fault test', body: '<p>x</p>' }),
+        });
+        if (![409, 502, 503, 504].includes(response.status) || Date.now() > giveUp) break;
+        await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get('retry-after') ?? 1)));
+      }
       expect(response.status).toBe(200);
     }
 

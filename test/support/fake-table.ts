@@ -7,7 +7,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * An in-memory single table behind a mocked document client, for unit tests that drive several
  * writers through it step by step. It understands the expressions the segment membership code
  * uses (begins_with and BETWEEN sort-key queries, GSI1/GSI2 range queries with a name filter,
- * condition expressions of comparisons, AND/OR/NOT and attribute_(not_)exists, SET and ADD updates).
+ * condition expressions of comparisons, AND/OR/NOT and attribute_(not_)exists, SET, ADD and REMOVE
+ * updates, an update's ReturnValues ALL_NEW).
  *
  * `hold(name, matches)` parks every matching command until `release(name)`, and the command then
  * runs against the table as it is at release: a test orders the writers' reads and writes. A
@@ -49,7 +50,7 @@ export class FakeTable {
           throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
         }
         this.update(input);
-        return {};
+        return input.ReturnValues === 'ALL_NEW' ? { Attributes: this.get(input.Key) } : {};
       }),
     );
   }
@@ -169,9 +170,11 @@ export class FakeTable {
     const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
     const values = (input.ExpressionAttributeValues ?? {}) as Item;
     const name = (alias: string) => names[alias] ?? alias;
-    for (const [, clause, body] of String(input.UpdateExpression).matchAll(/(SET|ADD)\s+(.*?)(?=\s+(?:SET|ADD)\s+|$)/g)) {
+    for (const [, clause, body] of String(input.UpdateExpression).matchAll(/(SET|ADD|REMOVE)\s+(.*?)(?=\s+(?:SET|ADD|REMOVE)\s+|$)/g)) {
       for (const part of body!.split(',').map((text) => text.trim())) {
-        if (clause === 'SET') {
+        if (clause === 'REMOVE') {
+          delete item[name(part)];
+        } else if (clause === 'SET') {
           const [path, value] = part.split('=').map((text) => text.trim());
           const ifAbsent = /if_not_exists\([^,]+,\s*(:\w+)\)/.exec(value!);
           item[name(path!)] = ifAbsent ? (item[name(path!)] ?? values[ifAbsent[1]!]) : values[value!];

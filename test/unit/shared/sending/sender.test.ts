@@ -102,14 +102,16 @@ describe('sender', () => {
         TableName: 'mailwright-test',
         Key: emailKey,
         UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :nowMs OR claimToken = :token)))',
+        ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :settledBefore OR claimToken = :token)))',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': expect.any(Number), ':token': expect.stringMatching(/^[0-9a-f-]{36}$/), ':now': expect.any(String), ':nowMs': expect.any(Number) },
+        ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': expect.any(Number), ':token': expect.stringMatching(/^[0-9a-f-]{36}$/), ':now': expect.any(String), ':settledBefore': expect.any(Number) },
         ReturnValues: 'ALL_NEW',
       },
     ]);
+    // A 60-s lease; another's claim is taken over only 10 minutes after its lease ran out
     const lease = claims()[0]!.ExpressionAttributeValues!;
-    expect(lease[':leaseUntil'] - lease[':nowMs']).toBe(60_000);
+    const claimedAt = Date.parse(lease[':now']);
+    expect([lease[':leaseUntil'] - claimedAt, claimedAt - lease[':settledBefore']]).toEqual([60_000, 600_000]);
     expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
       { TableName: 'mailwright-test', Key: suppressionKey, ConsistentRead: true, ProjectionExpression: 'PK' },
     ]);
