@@ -1,3 +1,4 @@
+import { priceSettings } from '../shared/campaigns/cost';
 import { variables } from '../shared/config/variables';
 
 /**
@@ -15,5 +16,6 @@ export const functionSettings = [
   { context: 'segmentInlineBuildMaxContacts', env: variables.segmentInlineBuildMaxContacts.name },
   { context: 'segmentOnDemandMaxContacts', env: variables.segmentOnDemandMaxContacts.name },
   { context: 'importRowConcurrency', env: variables.importRowConcurrency.name },
+  ...Object.values(priceSettings).map((setting) => ({ context: setting.context, env: setting.variable.name })),
   { context: 'dnsFixtures', env: variables.localDnsFixtures.name },
 ] as const;

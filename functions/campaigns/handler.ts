@@ -1,3 +1,4 @@
+import { approveCampaignAs } from '../../shared/campaigns/approval';
 import { cancelCampaign, createCampaign, deleteCampaign, getCampaign, getCampaignAudience, listCampaigns, sendCampaign, updateCampaign } from '../../shared/campaigns/campaigns';
 import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from '../../shared/campaigns/schemas';
 import { getCampaignStats } from '../../shared/campaigns/stats';
@@ -7,16 +8,16 @@ import { pathId } from '../../shared/http/ids';
 import { parseInput } from '../../shared/http/validation';
 
 export const handler = createHttpHandler({
-  'POST /campaigns': async ({ projectId, body }) => ({ statusCode: 201, data: await createCampaign(projectId, parseInput(createCampaignSchema, body)) }),
+  'POST /campaigns': async ({ projectId, caller, body }) => ({ statusCode: 201, data: await createCampaign(projectId, parseInput(createCampaignSchema, body), caller) }),
 
   'GET /campaigns': async ({ projectId, query }) => ({ data: await listCampaigns(projectId, parseInput(listCampaignsQuerySchema, query, 'query')) }),
 
   'GET /campaigns/{id}': async ({ projectId, pathParameters }) => ({ data: await getCampaign(projectId, pathId(pathParameters, 'Campaign')) }),
 
-  'PATCH /campaigns/{id}': async ({ projectId, pathParameters, body }) => {
+  'PATCH /campaigns/{id}': async ({ projectId, caller, pathParameters, body }) => {
     const id = pathId(pathParameters, 'Campaign');
     const changes = parseInput(patchCampaignSchema, body);
-    return { data: await updateCampaign(projectId, id, changes) };
+    return { data: await updateCampaign(projectId, id, changes, caller) };
   },
 
   'DELETE /campaigns/{id}': async ({ projectId, pathParameters }) => {
@@ -25,10 +26,10 @@ export const handler = createHttpHandler({
     return { data: { id, deleted: true } };
   },
 
-  'POST /campaigns/{id}/send': async ({ projectId, pathParameters, body }) => {
+  'POST /campaigns/{id}/send': async ({ projectId, caller, pathParameters, body }) => {
     const id = pathId(pathParameters, 'Campaign');
     const { scheduledFor } = parseInput(sendCampaignSchema, body);
-    return { data: await sendCampaign(projectId, id, scheduledFor) };
+    return { data: await sendCampaign(projectId, id, scheduledFor, caller) };
   },
 
   'POST /campaigns/{id}/cancel': async ({ projectId, pathParameters }) => ({ data: await cancelCampaign(projectId, pathId(pathParameters, 'Campaign')) }),
@@ -38,6 +39,8 @@ export const handler = createHttpHandler({
     const input = parseInput(testSendSchema, body);
     return { data: await sendTestEmails(projectId, id, input) };
   },
+
+  'POST /campaigns/{id}/approve': async ({ projectId, caller, pathParameters }) => ({ data: await approveCampaignAs(projectId, pathId(pathParameters, 'Campaign'), caller) }),
 
   'GET /campaigns/{id}/audience': async ({ projectId, pathParameters }) => ({ data: await getCampaignAudience(projectId, pathId(pathParameters, 'Campaign')) }),
 

@@ -1,5 +1,5 @@
 import { changePassword } from '../../shared/accounts/password-changes';
-import { cancelInvitation, invite, me, memberView, projectView, removeMember, renameProjectAs, setMemberRole } from '../../shared/accounts/administration';
+import { cancelInvitation, invite, me, memberView, projectView, removeMember, setMemberRole, updateProjectAs } from '../../shared/accounts/administration';
 import { listAudit } from '../../shared/accounts/audit';
 import { dashboardUrl } from '../../shared/accounts/browser';
 import { listInvitations } from '../../shared/accounts/invitations';
@@ -51,7 +51,7 @@ export const handler = createHttpHandler({
 
   'GET /project': async ({ projectId }) => ({ data: await projectView(projectId) }),
 
-  'PATCH /project': async ({ projectId, caller, body }) => ({ data: await renameProjectAs(projectId, caller, parseInput(patchProjectSchema, body).name) }),
+  'PATCH /project': async ({ projectId, caller, body }) => ({ data: await updateProjectAs(projectId, caller, parseInput(patchProjectSchema, body)) }),
 
   'GET /members': async ({ projectId, query }) => {
     const page = await listMembers(projectId, parseInput(pageQuerySchema, query));

@@ -1,6 +1,6 @@
 import { notFound } from '../http/errors';
 import type { Caller } from '../http/handler';
-import { getProject, renameProject } from '../projects/projects';
+import { getProject, updateProjectSettings, type Project, type ProjectSettings } from '../projects/projects';
 import type { Role } from './access-tokens';
 import { actorOf, recordAudit } from './audit';
 import { inviteMember, revokeInvitation } from './invitations';
@@ -15,13 +15,19 @@ import { changeRole, getUser, listUserProjects, removeMembership } from './users
 export async function projectView(projectId: string) {
   const project = await getProject(projectId);
   if (!project) throw notFound('Project');
-  return { id: project.projectId, name: project.name, status: project.status, createdAt: project.createdAt };
+  return toView(project);
 }
 
-export async function renameProjectAs(projectId: string, caller: Caller, name: string) {
-  const project = await renameProject(projectId, name);
-  await recordAudit(projectId, { action: 'project.renamed', actor: actorOf(caller), target: projectId, detail: { name } });
-  return { id: project.projectId, name: project.name, status: project.status, createdAt: project.createdAt };
+const toView = (project: Project) => ({ id: project.projectId, name: project.name, status: project.status, createdAt: project.createdAt, requireCampaignApproval: project.requireCampaignApproval });
+
+/** PATCH /project: the name and the settings given, each change with its audit entry. */
+export async function updateProjectAs(projectId: string, caller: Caller, settings: ProjectSettings) {
+  const project = await updateProjectSettings(projectId, settings);
+  if (settings.name !== undefined) await recordAudit(projectId, { action: 'project.renamed', actor: actorOf(caller), target: projectId, detail: { name: settings.name } });
+  if (settings.requireCampaignApproval !== undefined) {
+    await recordAudit(projectId, { action: 'project.settings_changed', actor: actorOf(caller), target: projectId, detail: { requireCampaignApproval: String(settings.requireCampaignApproval) } });
+  }
+  return toView(project);
 }
 
 export async function setMemberRole(projectId: string, caller: Caller, userId: string, role: Role) {

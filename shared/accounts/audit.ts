@@ -18,7 +18,12 @@ export type AuditAction =
   | 'key.created'
   | 'key.rotated'
   | 'key.revoked'
-  | 'project.renamed';
+  | 'project.renamed'
+  | 'project.settings_changed'
+  | 'campaign.approval_requested'
+  | 'campaign.approved'
+  | 'campaign.send_started'
+  | 'campaign.scheduled';
 
 export interface AuditEntry {
   id: string;

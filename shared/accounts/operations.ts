@@ -148,16 +148,17 @@ export const accountOperations: Record<string, OperationDoc> = {
     tag: 'Project',
     summary: 'The project',
     description:
-      'The project of the key or access token: its id, name and status (`ACTIVE` or `DISABLED`).',
+      'The project of the key or access token: its id, name, status (`ACTIVE` or `DISABLED`) and settings (`requireCampaignApproval`).',
     success: { status: 200, description: 'The project of the key or token', data: projectResponseSchema },
   },
   'PATCH /project': {
-    operationId: 'renameProject',
+    operationId: 'updateProject',
     tag: 'Project',
-    summary: 'Rename the project',
-    description: 'Renames the project (recorded in the audit trail). Owners only.',
+    summary: 'Rename the project or change its settings',
+    description:
+      'Owners only; give `name`, `requireCampaignApproval` or both (each change recorded in the audit trail: `project.renamed`, `project.settings_changed`). `requireCampaignApproval: true` is four-eyes approval of campaigns: sending or scheduling a campaign no one has approved answers 409 `APPROVAL_REQUIRED` (see `POST /campaigns/{id}/approve`).',
     body: patchProjectSchema,
-    bodyExample: { name: 'Acme production' },
+    bodyExample: { requireCampaignApproval: true },
     success: { status: 200, description: 'The project', data: projectResponseSchema },
     errors: [ownersOnly],
   },

@@ -31,7 +31,16 @@ export const sessionResponseSchema = v.pipe(
   v.title('DashboardSession'),
 );
 
-export const projectResponseSchema = v.pipe(v.strictObject({ id: v.string(), name: v.string(), status: v.picklist(['ACTIVE', 'DISABLED']), createdAt: isoDateTimeSchema }), v.title('Project'));
+export const projectResponseSchema = v.pipe(
+  v.strictObject({
+    id: v.string(),
+    name: v.string(),
+    status: v.picklist(['ACTIVE', 'DISABLED']),
+    createdAt: isoDateTimeSchema,
+    requireCampaignApproval: v.pipe(v.boolean(), v.description('Campaigns are sent or scheduled only after an owner other than their last editor approved them (POST /campaigns/{id}/approve)')),
+  }),
+  v.title('Project'),
+);
 
 export const apiKeyResponseSchema = v.pipe(
   v.strictObject({

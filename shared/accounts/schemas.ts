@@ -28,7 +28,13 @@ export const passwordResetRequestSchema = v.strictObject({ email: emailSchema })
 export const passwordResetConfirmSchema = v.strictObject({ token: tokenSchema, password: newPasswordSchema('password') });
 export const acceptInvitationSchema = v.strictObject({ token: tokenSchema, password: newPasswordSchema('password'), name: v.optional(nameSchema('name')) });
 export const changePasswordSchema = v.strictObject({ currentPassword: presentedPassword('currentPassword'), newPassword: newPasswordSchema('newPassword') });
-export const patchProjectSchema = v.strictObject({ name: nameSchema('name') });
+export const patchProjectSchema = v.pipe(
+  v.strictObject({
+    name: v.optional(nameSchema('name')),
+    requireCampaignApproval: v.optional(v.boolean('requireCampaignApproval must be true or false')),
+  }),
+  v.check((input) => input.name !== undefined || input.requireCampaignApproval !== undefined, 'give name or requireCampaignApproval'),
+);
 export const createKeySchema = v.strictObject({ name: nameSchema('name'), kind: v.picklist(['secret', 'public'], 'kind must be secret or public') });
 export const patchMemberSchema = v.strictObject({ role: roleSchema });
 export const inviteSchema = v.strictObject({ email: emailSchema, role: roleSchema });

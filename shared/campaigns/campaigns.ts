@@ -8,13 +8,16 @@ import { tableName } from '../db/table';
 import { transactWrite } from '../db/transactions';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { ApiError, conflict, validationFailed } from '../http/errors';
+import type { Caller } from '../http/handler';
 import { logger } from '../observability/logger';
 import { notificationWriteItem } from '../notifications/notifications';
 import { sendMessageBatches } from '../queue/send-batches';
 import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { assertTemplateParses } from '../templates/render';
+import { approvalRequired, assertApproved, editFields, editorOf, recordSendAudit } from './approval';
 import { audienceReader, assertSegmentExists, contactIdBound, countAudience, hasRecipients, type AudienceCounts } from './audience';
 import { resolveContent } from './content';
+import { estimateCampaignCost, type CostEstimate } from './cost';
 import { readGuardCounters } from './progress';
 import { campaignKeys, campaignScheduleName } from './keys';
 import type { FanoutMessage } from './queues';
@@ -35,8 +38,11 @@ export interface Page<T> {
   total: number;
 }
 
+/** Who a call acts as when none is named (the system: scripts and tests). */
+const systemCaller: Caller = { kind: 'none' };
+
 /** POST /campaigns: a DRAFT. Its template, sender domain and segment are checked now and again when it is sent. */
-export async function createCampaign(projectId: string, input: CreateCampaignInput): Promise<Campaign> {
+export async function createCampaign(projectId: string, input: CreateCampaignInput, caller: Caller = systemCaller): Promise<Campaign> {
   const now = new Date().toISOString();
   const campaign: StoredCampaign = {
     id: ulid(),
@@ -60,17 +66,19 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
     createdAt: now,
     updatedAt: now,
     version: 1,
+    lastEditedBy: editorOf(caller),
   };
   await checkContent(projectId, campaign);
   await transactWrite([
     { Put: { TableName: tableName, Item: toItem(projectId, campaign), ConditionExpression: 'attribute_not_exists(PK)' } },
     countersItem(projectId, { to: 'DRAFT', total: 1 }),
   ]);
-  return present(campaign);
+  return present(campaign, await approvalRequired(projectId));
 }
 
 export async function getCampaign(projectId: string, campaignId: string): Promise<Campaign> {
-  return present(await readCampaign(projectId, campaignId));
+  const [campaign, required] = await Promise.all([readCampaign(projectId, campaignId), approvalRequired(projectId)]);
+  return present(campaign, required);
 }
 
 /** GET /campaigns: newest first, one Query per page; `status` filters; `total` is a counter read. */
@@ -81,7 +89,7 @@ export async function listCampaigns(projectId: string, query: ListCampaignsQuery
   const filter = query.status
     ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' }, ExpressionAttributeValues: { ':status': query.status } }
     : { ExpressionAttributeValues: {} };
-  const [result, counters] = await Promise.all([
+  const [result, counters, required] = await Promise.all([
     documentClient.send(
       new QueryCommand({
         TableName: tableName,
@@ -94,24 +102,26 @@ export async function listCampaigns(projectId: string, query: ListCampaignsQuery
       }),
     ),
     documentClient.send(new GetCommand({ TableName: tableName, Key: campaignKeys.counters(projectId) })),
+    approvalRequired(projectId),
   ]);
   const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
   const total = (counters.Item?.[query.status ?? 'total'] as number | undefined) ?? 0;
-  return { items: page.map((item) => present(item as unknown as StoredCampaign)), nextCursor, hasMore, total };
+  return { items: page.map((item) => present(item as unknown as StoredCampaign, required)), nextCursor, hasMore, total };
 }
 
 /** PATCH: DRAFT and SCHEDULED campaigns only; null removes an optional field. */
-export async function updateCampaign(projectId: string, campaignId: string, changes: CampaignChanges): Promise<Campaign> {
+export async function updateCampaign(projectId: string, campaignId: string, changes: CampaignChanges, caller: Caller = systemCaller): Promise<Campaign> {
   const current = await readCampaign(projectId, campaignId);
   nextStatus('edit', current.status);
   const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  Object.assign(set, editFields(caller, changes));
   const next: StoredCampaign = { ...current, ...set, updatedAt: new Date().toISOString(), version: current.version + 1 };
   if (!next.templateId && (!next.subject || !next.body)) {
     throw validationFailed([{ field: next.subject ? 'body' : 'subject', code: 'REQUIRED', message: 'subject and body are required unless templateId is given' }]);
   }
   await checkContent(projectId, next);
   await write(projectId, transitionItems(projectId, { campaign: current, action: 'edit', set }, next.updatedAt), current);
-  return present(next);
+  return present(next, await approvalRequired(projectId));
 }
 
 /** DELETE: DRAFT campaigns only. */
@@ -143,11 +153,12 @@ export async function deleteCampaign(projectId: string, campaignId: string): Pro
  * that delivers a start message to the fan-out queue. 422 EMPTY_AUDIENCE when nobody would get it.
  * A PAUSED campaign is resumed instead.
  */
-export async function sendCampaign(projectId: string, campaignId: string, scheduledFor: string | null | undefined): Promise<Campaign> {
+export async function sendCampaign(projectId: string, campaignId: string, scheduledFor: string | null | undefined, caller: Caller = systemCaller): Promise<Campaign> {
   const current = await readCampaign(projectId, campaignId);
   const at = scheduledFor ? scheduleTime(scheduledFor) : undefined;
   nextStatus(at ? 'schedule' : 'send', current.status);
   if (current.status === 'PAUSED') return resumeCampaign(projectId, current);
+  const required = await assertApproved(projectId, current, caller, at ? 'schedule' : 'send');
   const now = new Date();
   const content = await resolveContent(projectId, current);
   if (!(await hasRecipients(await audienceReader(projectId, current.segmentId, contactIdBound(now.getTime()))))) {
@@ -164,8 +175,11 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
     const scheduleId = ulid();
     const message: FanoutMessage = { kind: 'start', projectId, campaignId, scheduleId };
     await scheduleOnce({ name: campaignScheduleName(campaignId), at, targetArn: config.fanoutQueueArn, message });
-    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null } }, updatedAt), current);
-    return present({ ...current, status: 'SCHEDULED', scheduledFor: iso, failureReason: null, updatedAt, version });
+    // A reschedule is a change of schedule: it records its editor and clears the approval (shared/campaigns/approval.ts).
+    const edit = current.status === 'SCHEDULED' ? editFields(caller) : {};
+    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null, ...edit } }, updatedAt), current);
+    await recordSendAudit(projectId, current, caller, iso);
+    return present({ ...current, status: 'SCHEDULED', scheduledFor: iso, failureReason: null, updatedAt, version, ...edit }, required);
   }
 
   const fields = startFields(updatedAt, content);
@@ -190,7 +204,8 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
     throw error;
   }
   if (current.status === 'SCHEDULED') await cancelSchedule(campaignScheduleName(campaignId));
-  return present({ ...current, ...fields, status: 'SENDING', scheduledFor: null, updatedAt, version });
+  await recordSendAudit(projectId, current, caller, undefined);
+  return present({ ...current, ...fields, status: 'SENDING', scheduledFor: null, updatedAt, version }, required);
 }
 
 /**
@@ -287,7 +302,8 @@ async function write(projectId: string, items: Parameters<typeof transactWrite>[
  * GET /campaigns/{id}/audience: who sending now would reach, counted by the dispatch's own
  * audience readers (subscribed, not suppressed), page by page. 422 when the segment is gone.
  */
-export async function getCampaignAudience(projectId: string, campaignId: string): Promise<AudienceCounts> {
+export async function getCampaignAudience(projectId: string, campaignId: string): Promise<AudienceCounts & { estimatedCost: CostEstimate }> {
   const campaign = await readCampaign(projectId, campaignId);
-  return countAudience(projectId, campaign.segmentId);
+  const counts = await countAudience(projectId, campaign.segmentId);
+  return { ...counts, estimatedCost: estimateCampaignCost(counts.recipients) };
 }

@@ -12,6 +12,7 @@ import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { RetryLater } from '../queue/errors';
 import { sendMessageBatches } from '../queue/send-batches';
+import { assertApprovedToStart } from './approval';
 import { audienceReader, contactIdBound, hasRecipients, type AudienceReader } from './audience';
 import { campaignEmail, resolveContent } from './content';
 import { campaignKeys } from './keys';
@@ -67,6 +68,7 @@ async function startScheduled(message: Extract<FanoutMessage, { kind: 'start' }>
   const sentAt = new Date().toISOString();
   let content;
   try {
+    await assertApprovedToStart(projectId, campaign);
     content = await resolveContent(projectId, campaign);
     if (!(await hasRecipients(await audienceReader(projectId, campaign.segmentId, contactIdBound(Date.parse(sentAt)))))) {
       throw new ApiError(422, 'EMPTY_AUDIENCE', 'The campaign\'s audience has no subscribed contacts');

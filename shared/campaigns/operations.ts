@@ -4,6 +4,7 @@ import { campaignAudienceResponseSchema, campaignResponseSchema, campaignStatsRe
 import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from './schemas';
 
 const invalidState: ErrorCase = { status: 409, code: 'INVALID_CAMPAIGN_STATE', when: 'The campaign\'s status does not allow this' };
+const approvalRequiredCase: ErrorCase = { status: 409, code: 'APPROVAL_REQUIRED', when: 'The project requires approval (`requireCampaignApproval`) and no owner has approved the campaign as it stands' };
 
 /** The OpenAPI entries of the campaign routes, keyed by route key ('METHOD /path'). */
 export const campaignOperations: Record<string, OperationDoc> = {
@@ -32,7 +33,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Get a campaign',
     description:
-      'The campaign: content, audience, `status`, schedule, `totalRecipients`, and when paused or failed, why (`pauseReason`, `failureReason`).',
+      'The campaign: content, audience, `status`, schedule, `totalRecipients`, and when paused or failed, why (`pauseReason`, `failureReason`). `approval`: whether the project requires four-eyes approval (`required`, its `requireCampaignApproval`), who approved it and when (`approvedBy`, `approvedAt`; null until approved and again after any change of content, audience or schedule), and `lastEditedBy`, who made the last such change (a user, or an API key by `keyId`), who cannot approve it.',
     success: { status: 200, description: 'The campaign', data: campaignResponseSchema },
     errors: [notFoundCase('campaign')],
   },
@@ -41,7 +42,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Update a campaign',
     description:
-      'DRAFT or SCHEDULED campaigns only; `null` removes an optional field. Checked as on creation.',
+      'DRAFT or SCHEDULED campaigns only; `null` removes an optional field. Checked as on creation. A change of anything but `name` and `description` (content or audience) records the caller as `approval.lastEditedBy` and clears the approval, in the same write: with the project\'s `requireCampaignApproval` on, it must be approved again before it is sent, and a SCHEDULED campaign whose approval was cleared goes back to DRAFT (`failureReason` `APPROVAL_REQUIRED`) when its time comes instead of starting.',
     body: patchCampaignSchema,
     bodyExample: { subject: 'Our November news' },
     success: { status: 200, description: 'The updated campaign', data: campaignResponseSchema },
@@ -60,11 +61,27 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Send, schedule or resume a campaign',
     description:
-      'No body or `scheduledFor: null` sends now (DRAFT or SCHEDULED → SENDING); a future `scheduledFor` (at most 365 days ahead, else 422 `IN_THE_PAST` / `BEYOND_HORIZON`) schedules it (SCHEDULED; on a SCHEDULED campaign it reschedules). On a PAUSED campaign (paused by the deliverability guard) no body resumes it: SENDING again, its held-back emails sent once each. Content, sender domain and audience are checked first (422 `EMPTY_AUDIENCE` when nobody subscribed is in it); the audience is frozen when sending starts.',
+      'No body or `scheduledFor: null` sends now (DRAFT or SCHEDULED → SENDING); a future `scheduledFor` (at most 365 days ahead, else 422 `IN_THE_PAST` / `BEYOND_HORIZON`) schedules it (SCHEDULED; on a SCHEDULED campaign it reschedules). On a PAUSED campaign (paused by the deliverability guard) no body resumes it: SENDING again, its held-back emails sent once each. Content, sender domain and audience are checked first (422 `EMPTY_AUDIENCE` when nobody subscribed is in it); the audience is frozen when sending starts. With the project\'s `requireCampaignApproval` on, sending or scheduling a campaign no one has approved is 409 `APPROVAL_REQUIRED` (the attempt is recorded in the audit trail as `campaign.approval_requested`; resuming a PAUSED campaign needs no new approval); a reschedule is a change of schedule: it clears the approval, so the new time needs one too. Every send and schedule is recorded in the audit trail (`campaign.send_started`, `campaign.scheduled`) with who did it and who had approved it.',
     body: sendCampaignSchema,
     bodyExample: { scheduledFor: '2026-12-01T09:00:00Z' },
     success: { status: 200, description: 'The campaign, SENDING or SCHEDULED', data: campaignResponseSchema },
-    errors: [notFoundCase('campaign'), invalidState, concurrentModificationCase, { status: 422, code: 'EMPTY_AUDIENCE', when: 'The audience has no subscribed contacts' }],
+    errors: [notFoundCase('campaign'), invalidState, approvalRequiredCase, concurrentModificationCase, { status: 422, code: 'EMPTY_AUDIENCE', when: 'The audience has no subscribed contacts' }],
+  },
+  'POST /campaigns/{id}/approve': {
+    operationId: 'approveCampaign',
+    tag: 'Campaigns',
+    summary: 'Approve a campaign (four-eyes)',
+    description:
+      'For projects with `requireCampaignApproval` (`PATCH /project`): a signed-in owner who is not the campaign\'s last editor (`approval.lastEditedBy`) approves a DRAFT or SCHEDULED campaign as it stands; it may then be sent or scheduled, by anyone. API keys cannot approve (403 `APPROVAL_NEEDS_OWNER`), nor MEMBER sessions (403), nor the last editor (403 `OWN_CHANGES`). The approval is written conditioned on the campaign not having changed since it was read, and any later change of content, audience or schedule clears it. Approving an approved campaign changes nothing. Recorded in the audit trail (`campaign.approved`).',
+    success: { status: 200, description: 'The campaign, approved', data: campaignResponseSchema },
+    errors: [
+      notFoundCase('campaign'),
+      { status: 403, code: 'APPROVAL_NEEDS_OWNER', when: 'An API key tried to approve' },
+      { status: 403, code: 'FORBIDDEN', when: 'A MEMBER session (owners only)' },
+      { status: 403, code: 'OWN_CHANGES', when: 'The caller made the campaign\'s latest change' },
+      invalidState,
+      concurrentModificationCase,
+    ],
   },
   'POST /campaigns/{id}/cancel': {
     operationId: 'cancelCampaign',
@@ -91,7 +108,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Who the campaign would reach now',
     description:
-      'The audience counted now, by the same reading and filters that sending uses (the segment\'s tracked members, or its filters evaluated, or every subscribed contact; unsubscribed contacts and suppressed addresses left out): `contacts` in the audience, `subscribed` among them, `suppressed` among those, and `recipients`, exactly how many emails sending now would queue. After the campaign is sent its `totalRecipients` equals `recipients` if nobody changed meanwhile. The audience is read page by page, as sending reads it.',
+      'The audience counted now, by the same reading and filters that sending uses (the segment\'s tracked members, or its filters evaluated, or every subscribed contact; unsubscribed contacts and suppressed addresses left out): `contacts` in the audience, `subscribed` among them, `suppressed` among those, and `recipients`, exactly how many emails sending now would queue. After the campaign is sent its `totalRecipients` equals `recipients` if nobody changed meanwhile. The audience is read page by page, as sending reads it. `estimatedCost`: what sending to `recipients` would cost on AWS, in USD — `ses` (SES\'s charge), `aws` (DynamoDB, Lambda and SQS) and `total` — from the per-email cost model of the deployment guide (infra/README.md "Cost model"), whose prices the deployment may set (CDK context `priceSesPer1000`, `priceDynamoWritePerMillion`, `priceDynamoReadPerMillion`, `priceSqsPerMillion`, `priceLambdaRequestsPerMillion`, `priceLambdaGbSecond`; by default the us-east-1 list prices). Fixed monthly costs (CloudWatch, idle queues) are not in it.',
     success: { status: 200, description: 'The audience counts', data: campaignAudienceResponseSchema },
     errors: [notFoundCase('campaign'), { status: 422, code: 'VALIDATION_ERROR', when: 'The campaign\'s segment no longer exists (field segmentId, code NOT_FOUND)' }],
   },

@@ -2,6 +2,23 @@ import * as v from 'valibot';
 import { countSchema, idSchema, isoDateTimeSchema } from '../http/responses';
 import { campaignStatuses } from './status';
 
+const editorSchema = v.pipe(
+  v.strictObject({ type: v.picklist(['user', 'key', 'system']), userId: v.optional(v.string()), email: v.optional(v.string()), keyId: v.optional(v.string()) }),
+  v.description('A signed-in user (`userId`), an API key (`keyId`), or the system'),
+);
+
+/** Four-eyes approval (shared/campaigns/approval.ts). */
+const campaignApprovalSchema = v.pipe(
+  v.strictObject({
+    required: v.pipe(v.optional(v.boolean()), v.description('The project\'s `requireCampaignApproval`; absent in webhook payloads')),
+    approved: v.boolean(),
+    approvedBy: v.pipe(v.nullable(editorSchema), v.description('The owner who approved it; null until approved, and again after a change')),
+    approvedAt: v.nullable(isoDateTimeSchema),
+    lastEditedBy: v.pipe(v.nullable(editorSchema), v.description('Who last changed its content, audience or schedule (they cannot approve it)')),
+  }),
+  v.title('CampaignApproval'),
+);
+
 /** A campaign as the API returns it (shared/campaigns/store.ts `Campaign`). */
 export const campaignResponseSchema = v.pipe(
   v.strictObject({
@@ -25,6 +42,7 @@ export const campaignResponseSchema = v.pipe(
     pauseReason: v.pipe(v.nullable(v.string()), v.description('Why the deliverability guard paused the campaign (bounce or complaint rate); cleared when POST /campaigns/{id}/send resumes it')),
     createdAt: isoDateTimeSchema,
     updatedAt: isoDateTimeSchema,
+    approval: campaignApprovalSchema,
   }),
   v.title('Campaign'),
 );
@@ -74,6 +92,15 @@ export const campaignAudienceResponseSchema = v.pipe(
     subscribed: v.pipe(countSchema, v.description('Of those, the subscribed ones')),
     suppressed: v.pipe(countSchema, v.description('Subscribed, but their address is on the suppression list: never sent to')),
     recipients: v.pipe(countSchema, v.description('How many emails sending now would queue: subscribed and not suppressed (each contact once); after sending, the campaign\'s totalRecipients')),
+    estimatedCost: v.pipe(
+      v.strictObject({
+        ses: v.pipe(v.number(), v.description('SES\'s charge for `recipients` emails, USD')),
+        aws: v.pipe(v.number(), v.description('DynamoDB, Lambda and SQS for them, USD')),
+        total: v.number(),
+        currency: v.literal('USD'),
+      }),
+      v.description('What sending now would cost on AWS, by the per-email cost model (infra/README.md "Cost model"; prices are deploy settings, by default the us-east-1 list prices); six decimals'),
+    ),
   }),
   v.title('CampaignAudience'),
 );

@@ -4,6 +4,7 @@ import { tableName } from '../db/table';
 import type { TransactItem } from '../db/transactions';
 import { notFound } from '../http/errors';
 import type { Sender } from '../templates/schemas';
+import { approvalView, type ApprovalFields, type ApprovalView } from './approval-view';
 import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
@@ -38,10 +39,12 @@ export interface Campaign {
   pauseReason: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Four-eyes approval and the last editor (shared/campaigns/approval.ts). */
+  approval: ApprovalView;
 }
 
 /** The stored item: the campaign plus what sending keeps on it. */
-export interface StoredCampaign extends Campaign {
+export interface StoredCampaign extends Omit<Campaign, 'approval'>, ApprovalFields {
   /** Bumped on every change; writes are conditioned on the version read. */
   version: number;
   /** The id of the schedule a SCHEDULED campaign waits for (its start message names it). */
@@ -75,8 +78,8 @@ export function fromItem(item: Record<string, unknown>): StoredCampaign {
 /** What a campaign carries from the moment it starts sending (now or by its schedule). */
 export const startFields = (sentAt: string, content: StoredCampaign['content']) => ({ sentAt, content, dispatch: {}, totalRecipients: 0, failureReason: null });
 
-/** The API's view: every field present (null when unset), nothing of the sending state. */
-export function present(campaign: StoredCampaign): Campaign {
+/** The API's view: every field present (null when unset), nothing of the sending state; `approvalRequired` where the request read the project's setting. */
+export function present(campaign: StoredCampaign, approvalRequired?: boolean): Campaign {
   return {
     id: campaign.id,
     name: campaign.name,
@@ -98,6 +101,7 @@ export function present(campaign: StoredCampaign): Campaign {
     pauseReason: campaign.pauseReason ?? null,
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
+    approval: approvalView(campaign, approvalRequired),
   };
 }
 

@@ -41,6 +41,12 @@ export const variables = {
   segmentInlineBuildMaxContacts: { name: 'SEGMENT_INLINE_BUILD_MAX_CONTACTS', holds: 'Projects up to this many contacts build tracked segments within the request' },
   segmentOnDemandMaxContacts: { name: 'SEGMENT_ON_DEMAND_MAX_CONTACTS', holds: 'The most contacts an on-demand segment evaluation reads' },
   importRowConcurrency: { name: 'IMPORT_ROW_CONCURRENCY', holds: 'Import rows written at once' },
+  priceSesPer1000: { name: 'PRICE_SES_PER_1000', holds: 'The cost model (shared/campaigns/cost.ts): SES, USD per 1,000 emails' },
+  priceDynamoWritePerMillion: { name: 'PRICE_DYNAMO_WRITE_PER_MILLION', holds: 'The cost model: DynamoDB, USD per million write request units' },
+  priceDynamoReadPerMillion: { name: 'PRICE_DYNAMO_READ_PER_MILLION', holds: 'The cost model: DynamoDB, USD per million read request units' },
+  priceSqsPerMillion: { name: 'PRICE_SQS_PER_MILLION', holds: 'The cost model: SQS, USD per million requests' },
+  priceLambdaRequestsPerMillion: { name: 'PRICE_LAMBDA_REQUESTS_PER_MILLION', holds: 'The cost model: Lambda, USD per million requests' },
+  priceLambdaGbSecond: { name: 'PRICE_LAMBDA_GB_SECOND', holds: 'The cost model: Lambda, USD per GB-second' },
   localDnsFixtures: { name: 'LOCAL_DNS_FIXTURES', holds: 'A DNS fixtures file for POST /v1/verify without a resolver (offline demos and tests)' },
   // ---- Every function: the runtime and Powertools (read by those libraries, but for the namespace) ----
   nodeOptions: { name: 'NODE_OPTIONS', holds: 'Node.js flags (source maps)' },

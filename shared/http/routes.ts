@@ -155,6 +155,8 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/campaigns/{id}/test', group: 'campaigns', keys: secret },
   { method: 'GET', path: '/campaigns/{id}/audience', group: 'campaigns', keys: secret },
   { method: 'GET', path: '/campaigns/{id}/stats', group: 'campaigns', keys: secret },
+  // Four-eyes approval: owners' sessions only; an API key reaches the handler to be told why not (403).
+  { method: 'POST', path: '/campaigns/{id}/approve', group: 'campaigns', keys: secret, sessions: owner },
 
   // One-click unsubscribe links in marketing mail (/docs "Unsubscribe"): no key, the signed token is the credential.
   { method: 'GET', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none' },

@@ -15,6 +15,14 @@ export interface Project {
   name: string;
   status: ProjectStatus;
   createdAt: string;
+  /** Campaigns need a second owner's approval before they are sent or scheduled (shared/campaigns/approval.ts). */
+  requireCampaignApproval: boolean;
+}
+
+/** The project's settings PATCH /project may change. */
+export interface ProjectSettings {
+  name?: string;
+  requireCampaignApproval?: boolean;
 }
 
 /** What the authorizer learns from one GetItem on the key's hash. */
@@ -218,17 +226,18 @@ export async function revokeApiKey(projectId: string, keyIdOrKey: string): Promi
   return { keyId: target.keyId, name: target.name, kind: target.kind };
 }
 
-/** PATCH /project. */
-export async function renameProject(projectId: string, name: string): Promise<Project> {
+/** PATCH /project: sets the given settings (at least one); 404 when the project is gone. */
+export async function updateProjectSettings(projectId: string, settings: ProjectSettings): Promise<Project> {
+  const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
   try {
     const { Attributes } = await documentClient.send(
       new UpdateCommand({
         TableName: tableName,
         Key: projectKeys.project(projectId),
-        UpdateExpression: 'SET #name = :name',
+        UpdateExpression: `SET ${entries.map((_, index) => `#s${index} = :s${index}`).join(', ')}`,
         ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#name': 'name' },
-        ExpressionAttributeValues: { ':name': name },
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], index) => [`#s${index}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], index) => [`:s${index}`, value])),
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -266,5 +275,5 @@ export async function setProjectStatus(projectId: string, status: ProjectStatus)
 }
 
 function toProject(item: Record<string, unknown>): Project {
-  return { projectId: item.projectId as string, name: item.name as string, status: item.status as ProjectStatus, createdAt: item.createdAt as string };
+  return { projectId: item.projectId as string, name: item.name as string, status: item.status as ProjectStatus, createdAt: item.createdAt as string, requireCampaignApproval: item.requireCampaignApproval === true };
 }
