@@ -8,6 +8,7 @@ export type CampaignInput = paths['/campaigns']['post']['requestBody'] extends {
 export type CampaignChanges = paths['/campaigns/{id}']['patch']['requestBody'] extends { content: { 'application/json': infer Body } } ? Body : never;
 export type Campaign = paths['/campaigns/{id}']['get']['responses'][200]['content']['application/json']['data'];
 export type CampaignStatus = Campaign['status'];
+export type CampaignAudience = paths['/campaigns/{id}/audience']['get']['responses'][200]['content']['application/json']['data'];
 
 /** While a campaign sends, its page and its row's progress read again this often. */
 const LIVE_MS = 3000;
@@ -21,6 +22,8 @@ export const campaignKeys = {
   audience: (id: string) => [...campaignKeys.detail(id), 'audience'] as const,
   /** What the compose form offers: MARKETING templates, segments, verified domains. */
   options: (what: 'templates' | 'segments' | 'domains') => [...campaignKeys.all, 'options', what] as const,
+  /** The members' emails, for who approved or last changed a campaign. */
+  members: () => [...campaignKeys.all, 'members'] as const,
 };
 
 export const useCampaigns = (query: CampaignsQuery) =>
@@ -86,5 +89,10 @@ export function useDeleteCampaign(id: string) {
     onSuccess: () => afterDelete(queryClient, { lists: [...campaignKeys.all, 'list'], own: campaignKeys.detail(id) }),
   });
 }
+
+/** Four-eyes approval by a signed-in owner who is not the last editor. */
+export const useApproveCampaign = (id: string) => useCampaignMutation(id, () => unwrap(api.POST('/campaigns/{id}/approve', { params: { path: { id } } })));
+
+export const useMemberEmails = (enabled: boolean) => useQuery({ queryKey: campaignKeys.members(), queryFn: () => unwrap(api.GET('/members', {})), enabled, staleTime: 60_000 });
 
 export const useTestCampaign = (id: string) => useMutation({ mutationFn: (email: string) => unwrap(api.POST('/campaigns/{id}/test', { params: { path: { id } }, body: { email } })) });

@@ -23,6 +23,9 @@ import {
   type CampaignInput,
 } from './api';
 
+import { ApprovalPanel, awaitsApproval } from './approval-panel';
+import { costSentence, formatUsd } from './estimated-cost';
+
 const CampaignReport = lazy(() => import('./campaign-report'));
 
 interface Draft {
@@ -207,6 +210,8 @@ function SendPanel({ campaign }: { campaign: Campaign }) {
   const scheduledFor = localToIso(when);
   const recipients = audience.data?.recipients;
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const blocked = awaitsApproval(campaign);
+  const cost = audience.data ? ` Estimated cost: ${costSentence(audience.data.estimatedCost)}.` : '';
 
   return (
     <>
@@ -230,6 +235,10 @@ function SendPanel({ campaign }: { campaign: Campaign }) {
             <div className="figure-main">
               <dt>Recipients</dt>
               <dd>{audience.data.recipients}</dd>
+            </div>
+            <div>
+              <dt>Estimated cost</dt>
+              <dd title={costSentence(audience.data.estimatedCost)}>{formatUsd(audience.data.estimatedCost.total)}</dd>
             </div>
           </dl>
         ) : (
@@ -260,8 +269,11 @@ function SendPanel({ campaign }: { campaign: Campaign }) {
         )}
       </section>
 
+      <ApprovalPanel campaign={campaign} />
+
       <section className="panel" aria-labelledby="send-title">
         <h2 id="send-title">Send</h2>
+        {blocked && <p className="muted">Sending and scheduling wait for the approval above.</p>}
         {campaign.status === 'SCHEDULED' && (
           <p>
             Scheduled for <strong>{formatDateTime(campaign.scheduledFor)}</strong> ({campaign.scheduledFor} UTC).
@@ -271,11 +283,11 @@ function SendPanel({ campaign }: { campaign: Campaign }) {
         <div className="actions">
           <ConfirmButton
             className="primary"
-            disabled={send.isPending || audience.isPending}
+            disabled={send.isPending || audience.isPending || blocked}
             question={
               recipients === undefined
                 ? { title: 'Send to the whole audience?', message: `${campaign.name} goes out now to every subscribed contact of its audience (the count could not be read). This cannot be undone.`, confirmLabel: 'Send now' }
-                : { title: `Send to ${recipients} recipients?`, message: `${campaign.name} goes out now to ${recipients} recipients. This cannot be undone.`, confirmLabel: `Send to ${recipients} recipients` }
+                : { title: `Send to ${recipients} recipients?`, message: `${campaign.name} goes out now to ${recipients} recipients.${cost} This cannot be undone.`, confirmLabel: `Send to ${recipients} recipients` }
             }
             onConfirm={() => send.mutate(null)}
           >
@@ -295,7 +307,7 @@ function SendPanel({ campaign }: { campaign: Campaign }) {
           }}
         >
           <Field label={`Send at (${zone})`} type="datetime-local" required value={when} onChange={(event) => setWhen(event.target.value)} hint={scheduledFor ? `${scheduledFor.slice(0, 16).replace('T', ' ')} UTC` : 'Your time zone; UTC shown once chosen'} />
-          <button type="submit" disabled={send.isPending || !scheduledFor}>
+          <button type="submit" disabled={send.isPending || !scheduledFor || blocked}>
             {campaign.status === 'SCHEDULED' ? 'Reschedule' : 'Schedule'}
           </button>
         </form>

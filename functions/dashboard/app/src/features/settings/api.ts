@@ -46,6 +46,16 @@ export function useRenameProject() {
   });
 }
 
+/** PATCH /project's settings, e.g. `requireCampaignApproval` (four-eyes approval of campaigns). */
+export function useProjectSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { requireCampaignApproval: boolean }) => unwrap(api.PATCH('/project', { body })),
+    onSuccess: (project) => queryClient.setQueryData(projectKeys.all, project),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: projectKeys.all }),
+  });
+}
+
 // GET /keys and GET /members answer every item in one page; the cursor only keys the pager's page.
 export const useApiKeys = (cursor: string | undefined) => useQuery({ queryKey: apiKeyKeys.page(cursor), queryFn: () => unwrap(api.GET('/keys', {})) });
 

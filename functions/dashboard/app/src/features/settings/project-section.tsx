@@ -1,14 +1,15 @@
 import { ErrorNote, Field } from '../../components/ui';
-import { useProject, useRenameProject } from './api';
+import { useProject, useProjectSettings, useRenameProject } from './api';
 
 export function ProjectSection({ owner }: { owner: boolean }) {
   const project = useProject();
   const rename = useRenameProject();
+  const settings = useProjectSettings();
 
   return (
     <section className="panel" aria-labelledby="project-title">
       <h2 id="project-title">Project</h2>
-      <ErrorNote error={project.error ?? rename.error} />
+      <ErrorNote error={project.error ?? rename.error ?? settings.error} />
       {project.data && (
         <form
           className="inline-form"
@@ -25,6 +26,22 @@ export function ProjectSection({ owner }: { owner: boolean }) {
           )}
           {rename.isSuccess && <p role="status">Saved.</p>}
         </form>
+      )}
+      {project.data && (
+        <div className="stack">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              checked={settings.isPending ? settings.variables.requireCampaignApproval : project.data.requireCampaignApproval}
+              disabled={!owner || settings.isPending}
+              onChange={(event) => settings.mutate({ requireCampaignApproval: event.target.checked })}
+            />
+            Campaigns need a second owner&apos;s approval before they are sent
+          </label>
+          <p className="muted">
+            {owner ? 'When on, a campaign is sent or scheduled only after an owner other than its last editor approved it; any later change asks for approval again.' : 'Only owners change this.'}
+          </p>
+        </div>
       )}
       {project.data && <p className="muted">Project id: {project.data.id}</p>}
     </section>
