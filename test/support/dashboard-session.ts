@@ -11,9 +11,9 @@ export function localOwner(stack: Pick<LocalStack, 'dataDir'>): { email: string;
   return JSON.parse(readFileSync(path.join(stack.dataDir, 'local-owner.json'), 'utf8')) as { email: string; password: string };
 }
 
-/** Opens the dashboard, signs in through its form, and waits for the Overview. */
-export async function signIn(page: Page, stack: Pick<LocalStack, 'baseUrl' | 'dataDir'>) {
-  const owner = localOwner(stack);
+/** Opens the dashboard, signs in through its form (as the local owner, or `who`), and waits for the Overview. */
+export async function signIn(page: Page, stack: Pick<LocalStack, 'baseUrl' | 'dataDir'>, who?: { email: string; password: string }) {
+  const owner = who ?? localOwner(stack);
   await page.goto(`${stack.baseUrl}/dashboard/sign-in`);
   await page.getByLabel('Email').fill(owner.email);
   await page.getByLabel('Password').fill(owner.password);
