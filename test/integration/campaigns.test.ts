@@ -399,7 +399,7 @@ describe('a campaign audience, counted before sending, and a Markdown template',
 
     // Assess
     expect(audience.status).toBe(200);
-    expect(audience.body.data).toEqual({ contacts: 5, subscribed: 4, suppressed: 1, recipients: 3 });
+    expect(audience.body.data).toEqual({ contacts: 5, subscribed: 4, suppressed: 1, recipients: 3, estimatedCost: expect.objectContaining({ ses: 0.0003, currency: 'USD' }) });
     expect(sent.totalRecipients).toBe(audience.body.data.recipients);
     expect(mails.map((mail) => mail.destination.to[0]).sort()).toEqual(['r1', 'r2', 'r3'].map((label) => `${label}-${tag}@example.com`));
     const r1 = mails.find((mail) => mail.destination.to[0]!.startsWith('r1-'))!;
