@@ -93,7 +93,7 @@ describe('campaigns infrastructure', () => {
       expect(method.Properties.AuthorizationType).toBe('NONE');
       expect(method.Properties.AuthorizerId).toBeUndefined();
     }
-    expect(methods(campaignsFn)).toHaveLength(10);
+    expect(methods(campaignsFn)).toHaveLength(11);
     for (const method of methods(campaignsFn)) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 
