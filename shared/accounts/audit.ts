@@ -1,6 +1,7 @@
 import type { Caller } from '../http/handler';
 import { ulid } from 'ulid';
-import { pageNewestFirst, putCounted, type CountedListing } from '../db/listing';
+import { countedPutItems, pageNewestFirst, putCounted, type CountedListing } from '../db/listing';
+import type { TransactItem } from '../db/transactions';
 import { projectPartition } from '../projects/keys';
 import { accountKeys } from './keys';
 
@@ -41,11 +42,21 @@ const auditListing = (projectId: string): CountedListing => ({
   counter: { PK: projectPartition(projectId), SK: 'AUDITCOUNT' },
 });
 
+type NewAuditEntry = { action: AuditAction; actor: Actor; target?: string | null; detail?: Record<string, string> };
+
+const storedEntry = (entry: NewAuditEntry, now: number): AuditEntry => ({ id: ulid(now), action: entry.action, actor: entry.actor, target: entry.target ?? null, detail: entry.detail ?? {}, createdAt: new Date(now).toISOString() });
+
 /** One entry, counted for GET /audit's total; the id is a ULID, so the trail reads newest first. */
-export async function recordAudit(projectId: string, entry: { action: AuditAction; actor: Actor; target?: string | null; detail?: Record<string, string> }, now = Date.now()): Promise<AuditEntry> {
-  const stored: AuditEntry = { id: ulid(now), action: entry.action, actor: entry.actor, target: entry.target ?? null, detail: entry.detail ?? {}, createdAt: new Date(now).toISOString() };
+export async function recordAudit(projectId: string, entry: NewAuditEntry, now = Date.now()): Promise<AuditEntry> {
+  const stored = storedEntry(entry, now);
   await putCounted(auditListing(projectId), { ...accountKeys.audit(projectId, stored.id), ...stored });
   return stored;
+}
+
+/** An entry as transaction items, written with the change it records (both or neither). */
+export function auditWriteItems(projectId: string, entry: NewAuditEntry, now = Date.now()): TransactItem[] {
+  const stored = storedEntry(entry, now);
+  return countedPutItems(auditListing(projectId), { ...accountKeys.audit(projectId, stored.id), ...stored });
 }
 
 export async function listAudit(projectId: string, query: { limit: number; cursor?: string }) {

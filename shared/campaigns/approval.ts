@@ -1,4 +1,4 @@
-import { actorOf, recordAudit } from '../accounts/audit';
+import { actorOf, auditWriteItems, recordAudit } from '../accounts/audit';
 import { transactWrite } from '../db/transactions';
 import { ApiError, conflict, forbidden } from '../http/errors';
 import type { Caller } from '../http/handler';
@@ -78,13 +78,16 @@ export async function approveCampaign(projectId: string, campaignId: string, cal
   const approvedAt = new Date().toISOString();
   const approvedBy: Editor = { type: 'user', userId: caller.userId };
   try {
-    await transactWrite(transitionItems(projectId, { campaign: current, action: 'edit', set: { approvedBy, approvedAt } }, approvedAt));
+    // The approval and its audit entry in one transaction: both or neither.
+    await transactWrite([
+      ...transitionItems(projectId, { campaign: current, action: 'edit', set: { approvedBy, approvedAt } }, approvedAt),
+      ...auditWriteItems(projectId, { action: 'campaign.approved', actor: approvedBy, target: campaignId, detail: { name: current.name, ...editorDetail(editor) } }, Date.parse(approvedAt)),
+    ]);
   } catch (error) {
     const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
     if (!reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) throw error;
     throw conflict('CONCURRENT_MODIFICATION', 'The campaign changed while it was being approved; review it and approve again');
   }
-  await recordAudit(projectId, { action: 'campaign.approved', actor: approvedBy, target: campaignId, detail: { name: current.name, ...editorDetail(editor) } });
   return { ...current, approvedBy, approvedAt, updatedAt: approvedAt, version: current.version + 1 };
 }
 

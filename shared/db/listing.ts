@@ -3,7 +3,7 @@ import { documentClient } from '../aws/clients';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { sortKeyPrefixRange } from './schema';
 import { tableName } from './table';
-import { transactWrite } from './transactions';
+import { transactWrite, type TransactItem } from './transactions';
 
 /**
  * Items of one sort-key prefix in a partition (ULID ids: newest first), with the count a
@@ -37,7 +37,12 @@ export async function pageNewestFirst(listing: CountedListing, query: { limit: n
 
 /** Puts a new item of the listing and counts it, in one transaction. */
 export async function putCounted(listing: CountedListing, item: Record<string, unknown>): Promise<void> {
-  await transactWrite([
+  await transactWrite(countedPutItems(listing, item));
+}
+
+/** The transaction items of putCounted, to join another change's transaction (both or neither). */
+export function countedPutItems(listing: CountedListing, item: Record<string, unknown>): TransactItem[] {
+  return [
     { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
     {
       Update: {
@@ -48,5 +53,5 @@ export async function putCounted(listing: CountedListing, item: Record<string, u
         ExpressionAttributeValues: { ':one': 1 },
       },
     },
-  ]);
+  ];
 }

@@ -49,7 +49,7 @@ describe('approveCampaign', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
-  it('records another owner\'s approval conditioned on the version read, then the audit entry', async () => {
+  it('records another owner\'s approval conditioned on the version read, in one transaction with its audit entry', async () => {
     // Prepare
     ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: draft });
     ddb.on(TransactWriteCommand).resolves({});
@@ -59,6 +59,7 @@ describe('approveCampaign', () => {
 
     // Assess
     expect(approved).toMatchObject({ approvedBy: { type: 'user', userId: 'U-BOB' }, approvedAt: expect.any(String), version: 5 });
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
     const [write] = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
     const update = write![0]!.Update!;
     expect(update.ConditionExpression).toMatch(/= :from AND #version = :version$/);
