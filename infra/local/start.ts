@@ -291,8 +291,7 @@ function dashboardBuildIsStale(): boolean {
 
 function buildDashboard(): Promise<void> {
   return new Promise((resolve, reject) => {
-    // A production build whatever started us: under jest NODE_ENV is "test", which would build React's development runtime (over the size budget).
-    const child = spawn('npm', ['run', '--silent', 'build:dashboard'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+    const child = spawn('npm', ['run', '--silent', 'build:dashboard'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:dashboard exited with ${code}`))));
   });
