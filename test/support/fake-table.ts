@@ -171,7 +171,8 @@ export class FakeTable {
     const values = (input.ExpressionAttributeValues ?? {}) as Item;
     const name = (alias: string) => names[alias] ?? alias;
     for (const [, clause, body] of String(input.UpdateExpression).matchAll(/(SET|ADD|REMOVE)\s+(.*?)(?=\s+(?:SET|ADD|REMOVE)\s+|$)/g)) {
-      for (const part of body!.split(',').map((text) => text.trim())) {
+      // Commas between clauses, not inside if_not_exists( , ).
+      for (const part of body!.split(/,(?![^(]*\))/).map((text) => text.trim())) {
         if (clause === 'REMOVE') {
           delete item[name(part)];
         } else if (clause === 'SET') {
@@ -192,17 +193,18 @@ const keyOf = (item: Item) => `${String(item.PK)}|${String(item.SK)}`;
 
 /**
  * A condition or filter expression against an item: AND, OR, NOT, parentheses, comparisons
- * (= <> < <= > >=), `IN (…)`, attribute_exists / attribute_not_exists, top-level attribute names.
+ * (= <> < <= > >=), `IN (…)`, attribute_exists / attribute_not_exists, attribute names and dotted paths of them.
  */
 function evaluate(expression: string, item: Item, values: Item, names: Record<string, string>): boolean {
-  const tokens = expression.match(/<>|<=|>=|[()=<>,]|:[\w]+|#[\w]+|[A-Za-z_][\w]*/g) ?? [];
+  const tokens = expression.match(/<>|<=|>=|[()=<>,]|:[\w]+|(?:#[\w]+|[A-Za-z_][\w]*)(?:\.(?:#[\w]+|[A-Za-z_][\w]*))*/g) ?? [];
   let at = 0;
   const peek = () => tokens[at];
   const next = () => tokens[at++]!;
   const expect = (token: string) => {
     if (next() !== token) throw new Error(`FakeTable: cannot read the expression ${expression}`);
   };
-  const operand = (token: string): unknown => (token.startsWith(':') ? values[token] : item[names[token] ?? token]);
+  const operand = (token: string): unknown =>
+    token.startsWith(':') ? values[token] : token.split('.').reduce<unknown>((value, part) => (value as Item | undefined)?.[names[part] ?? part], item);
   const compare = (left: unknown, operator: string, right: unknown): boolean => {
     if (operator === '=') return left === right;
     if (operator === '<>') return left !== right;
