@@ -284,7 +284,8 @@ export async function runFaultsScenario(
         const data = got.body?.data;
         const settled = data && data.sentCount + data.failedCount + data.suppressedCount + data.cancelledCount >= sizes.campaign;
         return settled && (await call('GET', `/campaigns/${campaignId}`)).body?.data?.status === 'SENT' ? data : undefined;
-      }, 120_000)
+        // A lost counter add is repaired by the campaign's completion check: up to a minute, after 2 quiet minutes (shared/campaigns/completion-check.ts).
+      }, 240_000)
     : undefined;
   const campaign = campaignId ? (await call('GET', `/campaigns/${campaignId}`)).body?.data : undefined;
   check(
