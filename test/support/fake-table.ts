@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -44,6 +44,31 @@ export class FakeTable {
       })),
     );
     stub.on(TransactWriteCommand).callsFake((input: Input) => this.run('TransactWrite', input, () => this.transact(input.TransactItems as Input[])));
+    stub.on(PutCommand).callsFake((input: Input) =>
+      this.run('Put', input, () => {
+        if (!this.holds(input.ConditionExpression, this.get(input.Item), input.ExpressionAttributeValues, input.ExpressionAttributeNames)) {
+          throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+        }
+        this.put(input.Item);
+        return {};
+      }),
+    );
+    stub.on(DeleteCommand).callsFake((input: Input) =>
+      this.run('Delete', input, () => {
+        const before = this.get(input.Key);
+        this.items.delete(keyOf(input.Key));
+        return input.ReturnValues === 'ALL_OLD' && before ? { Attributes: before } : {};
+      }),
+    );
+    stub.on(BatchWriteCommand).callsFake((input: Input) =>
+      this.run('BatchWrite', input, () => {
+        for (const request of Object.values(input.RequestItems as Record<string, Input[]>).flat()) {
+          if (request.PutRequest) this.put(request.PutRequest.Item);
+          if (request.DeleteRequest) this.items.delete(keyOf(request.DeleteRequest.Key));
+        }
+        return {};
+      }),
+    );
     stub.on(UpdateCommand).callsFake((input: Input) =>
       this.run('Update', input, () => {
         if (!this.holds(input.ConditionExpression, this.get(input.Key), input.ExpressionAttributeValues, input.ExpressionAttributeNames)) {
@@ -81,7 +106,7 @@ export class FakeTable {
     return item && { ...item };
   }
 
-  /** Parks matching commands (each command kind: Get, Query, BatchGet, TransactWrite, Update) until release. */
+  /** Parks matching commands (each command kind: Get, Query, BatchGet, TransactWrite, Update, Put, Delete, BatchWrite) until release. */
   hold(name: string, matches: (command: string, input: Input, actor: string | undefined) => boolean): void {
     let release = () => {};
     const open = new Promise<void>((resolve) => (release = resolve));
