@@ -50,10 +50,10 @@ async function flush(id: string): Promise<void> {
   pending.delete(id);
   inFlight.add(id);
   try {
-    const { Attributes } = await documentClient.send(new UpdateCommand({ ...counterUpdateInput(entry.key, entry.adds, entry.sets), ...(entry.countNewOn ? { ReturnValues: 'UPDATED_OLD' } : {}) }));
+    const written = await documentClient.send(new UpdateCommand({ ...counterUpdateInput(entry.key, entry.adds, entry.sets), ...(entry.countNewOn ? { ReturnValues: 'UPDATED_OLD' } : {}) }));
     // UPDATED_OLD holds an added attribute's old value unless this write made the item.
     const [firstAdd] = entry.adds.keys();
-    if (entry.countNewOn && Attributes?.[firstAdd!] === undefined) await addToCounters(entry.countNewOn, { total: 1 });
+    if (entry.countNewOn && written?.Attributes?.[firstAdd!] === undefined) await addToCounters(entry.countNewOn, { total: 1 });
     entry.waiters.forEach((waiter) => waiter.resolve());
   } catch (error) {
     entry.waiters.forEach((waiter) => waiter.reject(error));

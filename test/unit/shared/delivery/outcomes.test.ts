@@ -34,7 +34,8 @@ describe('recordOutcome', () => {
   beforeEach(() => {
     ddb.reset();
     ddb.on(PutCommand).resolves({});
-    ddb.on(UpdateCommand).resolves({});
+    // Counters that exist already (a name seen before is not counted again on the names total).
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
     ddb.on(TransactWriteCommand).resolves({});
     ddb.on(GetCommand, { Key: contactKey }).resolves({ Item: { contactId: CONTACT, email: 'jane@example.com', subscribed: true, data: {}, createdAt: 'c', updatedAt: 'u' } });
   });
@@ -124,7 +125,8 @@ describe('recordOutcome', () => {
 describe('recordSendEnd', () => {
   beforeEach(() => {
     ddb.reset();
-    ddb.on(UpdateCommand).resolves({});
+    // Counters that exist already (a name seen before is not counted again on the names total).
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
     ddb.on(TransactWriteCommand).resolves({});
   });
 
