@@ -123,7 +123,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     tag: 'Account',
     summary: 'List my sessions',
     description:
-      'Every live session of the signed-in user, with its device (`userAgent`), when it was last used and when it ends; `current` marks this one.',
+      'Every live session of the signed-in user, newest first, with its device (`userAgent`), when it was last used and when it ends; `current` marks this one. A user has at most 50 sessions: signing in on one more browser ends the oldest.',
     success: { status: 200, description: 'Every live session of the user (one page)', data: pageSchema(sessionResponseSchema) },
   },
   'DELETE /me/sessions': {
