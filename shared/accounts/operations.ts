@@ -203,7 +203,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     body: inviteSchema,
     bodyExample: { email: 'grace@example.com', role: 'MEMBER' },
     success: { status: 201, description: 'The invitation', data: invitationResponseSchema },
-    errors: [{ status: 409, code: 'ALREADY_MEMBER', when: 'The address is already a member' }, ownersOnly],
+    errors: [{ status: 409, code: 'ALREADY_MEMBER', when: 'The address is already a member' }, { status: 409, code: 'TOO_MANY_INVITATIONS', when: 'The project has 100 pending invitations' }, ownersOnly],
   },
   'DELETE /members/invitations/{id}': {
     operationId: 'revokeInvitation',
