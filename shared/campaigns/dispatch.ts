@@ -14,6 +14,7 @@ import { RetryLater } from '../queue/errors';
 import { sendMessageBatches } from '../queue/send-batches';
 import { assertApprovedToStart } from './approval';
 import { audienceReader, contactIdBound, hasRecipients, type AudienceReader } from './audience';
+import { checkCompletion, COMPLETION_CHECK_SECONDS } from './completion-check';
 import { campaignEmail, resolveContent } from './content';
 import { campaignKeys } from './keys';
 import { completeIfSettled, recordRecipients } from './progress';
@@ -38,12 +39,14 @@ export const fanoutMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('start'), projectId: idSchema, campaignId: idSchema, scheduleId: idSchema }),
   v.object({ kind: v.literal('dispatch'), projectId: idSchema, campaignId: idSchema }),
   v.object({ kind: v.literal('unpark'), projectId: idSchema, campaignId: idSchema }),
+  v.object({ kind: v.literal('check'), projectId: idSchema, campaignId: idSchema }),
 ]);
 export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fanoutMessageSchema, body);
 
 /** The fan-out queue's consumer. */
 export async function processFanoutMessage(message: FanoutMessage, _record?: SQSRecord, context?: Context): Promise<void> {
   if (message.kind === 'unpark') return unpark(message.projectId, message.campaignId, context);
+  if (message.kind === 'check') return check(message.projectId, message.campaignId);
   if (message.kind === 'start' && !(await startScheduled(message))) return;
   await dispatch(message.projectId, message.campaignId, context);
 }
@@ -187,8 +190,12 @@ async function checkpoint(projectId: string, campaignId: string, owner: string, 
   return fromItem(Attributes!);
 }
 
-/** The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete. */
+/**
+ * The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete.
+ * Its completion checks start first, so that a failure after the fan-out's end is recorded cannot skip them.
+ */
 async function finish(projectId: string, campaignId: string, owner: string, failureReason?: string): Promise<void> {
+  await queueCheck(projectId, campaignId);
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
@@ -204,6 +211,14 @@ async function finish(projectId: string, campaignId: string, owner: string, fail
   await recordRecipients(projectId, campaignId, recipients);
   logger.info('Campaign audience queued', { projectId, campaignId, recipients });
   await completeIfSettled(projectId, campaignId);
+}
+
+async function check(projectId: string, campaignId: string): Promise<void> {
+  if ((await checkCompletion(projectId, campaignId)) === 'again') await queueCheck(projectId, campaignId);
+}
+
+async function queueCheck(projectId: string, campaignId: string): Promise<void> {
+  await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'check', projectId, campaignId } satisfies FanoutMessage)], { delaySeconds: COMPLETION_CHECK_SECONDS });
 }
 
 async function release(projectId: string, campaignId: string, owner: string): Promise<void> {
