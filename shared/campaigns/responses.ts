@@ -10,7 +10,7 @@ const editorSchema = v.pipe(
 /** Four-eyes approval (shared/campaigns/approval.ts). */
 const campaignApprovalSchema = v.pipe(
   v.strictObject({
-    required: v.pipe(v.optional(v.boolean()), v.description('The project\'s `requireCampaignApproval`; absent in webhook payloads')),
+    required: v.pipe(v.optional(v.boolean()), v.description('The project\'s `requireCampaignApproval`; absent from the answers that do not read it (cancel, resume of a PAUSED campaign) and from webhook payloads')),
     approved: v.boolean(),
     approvedBy: v.pipe(v.nullable(editorSchema), v.description('The owner who approved it; null until approved, and again after a change')),
     approvedAt: v.nullable(isoDateTimeSchema),
