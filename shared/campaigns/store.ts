@@ -7,6 +7,7 @@ import type { Sender } from '../templates/schemas';
 import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
+import { spreadView, type SpreadView } from './spread';
 import { nextStatus, type CampaignAction, type CampaignStatus } from './status';
 
 /** A campaign as the API shows it (names as in Plunk's campaigns API). */
@@ -36,12 +37,18 @@ export interface Campaign {
   pausedAt: string | null;
   /** Why it was paused, e.g. "Bounce rate 6.00 % over 250 sends passed the 5 % threshold"; cleared when it is resumed. */
   pauseReason: string | null;
+  /** Spread the mail evenly over this many minutes from when sending starts (shared/campaigns/spread.ts); null: at once. */
+  spreadOverMinutes: number | null;
+  /** The spread once sending has started: its window and the audience it spreads. */
+  spread: SpreadView | null;
   createdAt: string;
   updatedAt: string;
 }
 
 /** The stored item: the campaign plus what sending keeps on it. */
-export interface StoredCampaign extends Campaign {
+export interface StoredCampaign extends Omit<Campaign, 'spread' | 'spreadOverMinutes'> {
+  /** Absent on campaigns stored before spreads existed. */
+  spreadOverMinutes?: number | null;
   /** Bumped on every change; writes are conditioned on the version read. */
   version: number;
   /** The id of the schedule a SCHEDULED campaign waits for (its start message names it). */
@@ -49,7 +56,7 @@ export interface StoredCampaign extends Campaign {
   /** The content resolved when sending started: later template edits do not change a send. */
   content?: CampaignContent;
   /** The fan-out's progress (shared/campaigns/dispatch.ts). */
-  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean };
+  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean; spreadOf?: number };
   /** The delivery counters when it was last resumed: the guard measures rates over the mail sent since (shared/campaigns/guard.ts). */
   guardBaseline?: GuardCounters;
 }
@@ -96,6 +103,8 @@ export function present(campaign: StoredCampaign): Campaign {
     failureReason: campaign.failureReason ?? null,
     pausedAt: campaign.pausedAt ?? null,
     pauseReason: campaign.pauseReason ?? null,
+    spreadOverMinutes: campaign.spreadOverMinutes ?? null,
+    spread: spreadView(campaign),
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };
