@@ -21,10 +21,12 @@ import type { StoredCampaign } from './store';
  * - Its message on the campaign send queue carries that time (`notBefore`) and an SQS delay of up
  *   to 15 minutes; a message received before its time goes back to the queue for the rest of the
  *   wait (RetryLater: its visibility, up to 12 hours), unclaimed, so a 24-hour spread costs each
- *   message at most three receives of the queue's 30 and nothing is lost on a restart.
+ *   message at most three receives of the queue's 30, and a sender that stops mid-wait loses
+ *   nothing (the message is SQS's; the local stack's in-memory SQS drops it when `npm start` stops).
  * - The sender then sends it as any campaign mail: in the pacer's campaign lane (transactional
  *   mail first), never faster than the SES rate — a spread asking for more ends later instead.
- * - Cancelled: mail not yet due ends CANCELLED when it is next received (the sender's check); a
+ * - Cancelled: nothing more is sent; mail not yet due ends CANCELLED when it is next received (at
+ *   the latest when it would have been due: the sender lets it through to end it); a
  *   pause parks mail as it falls due, and the resume sends the parked mail at the spread's pace
  *   from the resume (`respread`), the mail still waiting keeping its times.
  */
