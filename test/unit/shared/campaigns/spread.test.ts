@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand, BatchGetCommand, BatchWriteCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler as campaignSender } from '../../../../functions/campaign-sender/handler';
@@ -196,5 +197,28 @@ describe('the campaign sender and a spread email not due yet', () => {
     const visibility = sqs.commandCalls(ChangeMessageVisibilityCommand)[0]!.args[0].input.VisibilityTimeout!;
     expect(visibility).toBeGreaterThanOrEqual(299);
     expect(visibility).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('the resume of a paused spread campaign (unpark)', () => {
+  it('queues the parked mail at the spread\'s pace from the resume, not at once', async () => {
+    // Prepare: 10 minutes over 20 recipients (30 s apart); two emails parked during the pause.
+    const parkedPartition = `PROJECT#${P}#CAMPAIGN#${C}#PARKED`;
+    ddb.on(GetCommand).resolves({});
+    ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { ...spreadCampaign, ...campaignKey, status: 'SENDING', dispatch: { done: true, spreadOf: 20 } } });
+    ddb.on(QueryCommand).resolves({ Items: ['E1', 'E2'].map((emailId, index) => ({ PK: parkedPartition, SK: `EMAIL#${emailId}`, emailId, parkedAt: `2026-11-23T09:30:0${index}.000Z` })) });
+    ddb.on(DeleteCommand).resolves({});
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'done', $metadata: {} }));
+    sqs.on(SendMessageBatchCommand).resolves({ Failed: [] });
+    const before = Date.now();
+    // Act
+    await processFanoutMessage({ kind: 'unpark', projectId: P, campaignId: C }, undefined, { getRemainingTimeInMillis: () => 60_000 } as never);
+    // Assess
+    const entries = sqs.commandCalls(SendMessageBatchCommand)[0]!.args[0].input.Entries!;
+    const due = entries.map((entry) => Date.parse(JSON.parse(entry.MessageBody!).notBefore) - before);
+    expect(due[0]).toBeLessThan(1_000);
+    expect(due[1]! - due[0]!).toBe(30_000);
+    expect(entries[1]!.DelaySeconds).toBeGreaterThanOrEqual(29);
+    expect(ddb.commandCalls(DeleteCommand)).toHaveLength(2);
   });
 });
