@@ -17,7 +17,7 @@ import { campaignEmail, resolveContent } from './content';
 import { campaignKeys } from './keys';
 import { completeIfSettled, recordRecipients } from './progress';
 import type { FanoutMessage } from './queues';
-import { pageMessages, respread, spreadCount } from './spread';
+import { COUNT_CONTINUES, pageMessages, respread, spreadCount } from './spread';
 import { fromItem, readCampaign, startFields, transitionItems, type StoredCampaign } from './store';
 
 /** Configuration, read once at cold start. */
@@ -117,7 +117,8 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     return finish(projectId, campaignId, owner, 'SEGMENT_DELETED');
   }
   // A spread campaign: its audience counted once, each recipient's mail due at its share of the spread.
-  const count = await spreadCount(projectId, campaign, owner);
+  const count = await spreadCount(projectId, campaign, owner, reader, remaining, RESERVE_MS);
+  if (count === COUNT_CONTINUES) return continueLater(projectId, campaignId, owner);
   let cursor = campaign.dispatch?.cursor;
   for (;;) {
     const page = await reader.page(cursor, PAGE_SIZE);
@@ -138,6 +139,12 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
       return;
     }
   }
+}
+
+/** Out of time while counting a spread's audience: the dispatch goes on in a new message, and this owner lets go. */
+async function continueLater(projectId: string, campaignId: string, owner: string): Promise<void> {
+  await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
+  await release(projectId, campaignId, owner);
 }
 
 /**

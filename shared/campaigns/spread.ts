@@ -4,7 +4,7 @@ import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import type { SendMessage } from '../emails/emails';
 import { RetryLater } from '../queue/errors';
-import { countAudience } from './audience';
+import type { AudienceReader } from './audience';
 import { campaignKeys } from './keys';
 import { recentQueuedMailFate } from './progress';
 import type { StoredCampaign } from './store';
@@ -103,26 +103,58 @@ function due(projectId: string, campaignId: string, emailId: string, at: number,
   return { body: JSON.stringify(message), delaySeconds: Math.max(0, Math.min(MAX_QUEUE_DELAY_SECONDS, Math.ceil((at - now) / 1000))) };
 }
 
+/** Recipients read per page while counting a spread campaign's audience. */
+const COUNT_PAGE_SIZE = 1000;
+
+/** spreadCount's answer when the invocation ran short of time: the count so far is kept, to go on in a new message. */
+export const COUNT_CONTINUES = 'continues';
+
 /**
  * The audience size of a spread campaign, counted once per send: the count already kept, or the
- * frozen audience counted now and kept (only by the dispatch's owner, only if none is kept yet).
+ * frozen audience (the dispatch's own reader) counted now and kept, only by the dispatch's owner
+ * and only if none is kept yet. A large audience is counted over several invocations: with less
+ * than `reserveMs` left, the count so far and its cursor are kept (COUNT_CONTINUES) and the next
+ * owner goes on from there.
  */
-export async function spreadCount(projectId: string, campaign: StoredCampaign, owner: string): Promise<number | undefined> {
+export async function spreadCount(
+  projectId: string,
+  campaign: StoredCampaign,
+  owner: string,
+  reader: AudienceReader,
+  timeLeft: () => number,
+  reserveMs: number,
+): Promise<number | typeof COUNT_CONTINUES | undefined> {
   if (!campaign.spreadOverMinutes) return undefined;
   if (campaign.dispatch?.spreadOf !== undefined) return campaign.dispatch.spreadOf;
-  const { recipients } = await countAudience(projectId, campaign.segmentId, Date.parse(campaign.sentAt!));
+  let counted = campaign.dispatch?.spreadCounted ?? 0;
+  let cursor = campaign.dispatch?.spreadCursor;
+  do {
+    if (timeLeft() < reserveMs) {
+      await saveCount(projectId, campaign.id, owner, { spreadCounted: counted, spreadCursor: cursor });
+      return COUNT_CONTINUES;
+    }
+    const page = await reader.page(cursor, COUNT_PAGE_SIZE);
+    counted += page.recipients.length;
+    cursor = page.next;
+  } while (cursor);
+  const saved = await saveCount(projectId, campaign.id, owner, { spreadOf: counted });
+  return saved.spreadOf!;
+}
+
+async function saveCount(projectId: string, campaignId: string, owner: string, fields: { spreadOf?: number; spreadCounted?: number; spreadCursor?: Record<string, unknown> }): Promise<NonNullable<StoredCampaign['dispatch']>> {
+  const sets = fields.spreadOf !== undefined ? ['#dispatch.#spreadOf = if_not_exists(#dispatch.#spreadOf, :spreadOf)'] : ['#dispatch.#spreadCounted = :spreadCounted', '#dispatch.#spreadCursor = :spreadCursor'];
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
-      Key: campaignKeys.campaign(projectId, campaign.id),
-      UpdateExpression: 'SET #dispatch.#spreadOf = if_not_exists(#dispatch.#spreadOf, :count)',
+      Key: campaignKeys.campaign(projectId, campaignId),
+      UpdateExpression: `SET ${sets.join(', ')}${fields.spreadOf !== undefined ? ' REMOVE #dispatch.#spreadCounted, #dispatch.#spreadCursor' : ''}`,
       ConditionExpression: '#dispatch.#owner = :owner',
-      ExpressionAttributeNames: { '#dispatch': 'dispatch', '#spreadOf': 'spreadOf', '#owner': 'owner' },
-      ExpressionAttributeValues: { ':count': recipients, ':owner': owner },
+      ExpressionAttributeNames: { '#dispatch': 'dispatch', '#owner': 'owner', ...(fields.spreadOf !== undefined ? { '#spreadOf': 'spreadOf' } : {}), '#spreadCounted': 'spreadCounted', '#spreadCursor': 'spreadCursor' },
+      ExpressionAttributeValues: { ':owner': owner, ...Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])) },
       ReturnValues: 'ALL_NEW',
     }),
   );
-  return (Attributes!.dispatch as { spreadOf: number }).spreadOf;
+  return Attributes!.dispatch as NonNullable<StoredCampaign['dispatch']>;
 }
 
 /**

@@ -56,7 +56,7 @@ export interface StoredCampaign extends Omit<Campaign, 'spread' | 'spreadOverMin
   /** The content resolved when sending started: later template edits do not change a send. */
   content?: CampaignContent;
   /** The fan-out's progress (shared/campaigns/dispatch.ts). */
-  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean; spreadOf?: number };
+  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean; spreadOf?: number; spreadCounted?: number; spreadCursor?: Record<string, unknown> };
   /** The delivery counters when it was last resumed: the guard measures rates over the mail sent since (shared/campaigns/guard.ts). */
   guardBaseline?: GuardCounters;
 }

@@ -121,9 +121,18 @@ describe('holdUntilDue', () => {
 });
 
 describe('spreadCount', () => {
+  /** A reader of `pages` pages of `size` recipients each. */
+  const readerOf = (pages: number, size: number) => ({
+    page: async (cursor: Record<string, unknown> | undefined) => {
+      const index = (cursor?.page as number | undefined) ?? 0;
+      return { recipients: Array.from({ length: size }, (_, n) => ({ id: `K${index}-${n}`, email: `r${index}-${n}@example.com`, data: {} })), next: index + 1 < pages ? { page: index + 1 } : undefined, counts: { contacts: size, subscribed: size, suppressed: 0 } };
+    },
+  });
+  const plenty = () => 60_000;
+
   it('reuses the count kept on the campaign (a redelivered or taken-over dispatch)', async () => {
     // Act
-    const count = await spreadCount(P, { ...spreadCampaign, dispatch: { spreadOf: 7 } }, 'owner-1');
+    const count = await spreadCount(P, { ...spreadCampaign, dispatch: { spreadOf: 7 } }, 'owner-1', readerOf(1, 3), plenty, 10_000);
     // Assess
     expect(count).toBe(7);
     expect(ddb.calls()).toHaveLength(0);
@@ -131,18 +140,30 @@ describe('spreadCount', () => {
 
   it('counts the frozen audience once and keeps it only as the owner and only if none is kept', async () => {
     // Prepare
-    ddb.on(QueryCommand).resolves({ Items: [contact(1), contact(2), contact(3)] });
-    ddb.on(BatchGetCommand).resolves({ Responses: {} });
-    ddb.on(GetCommand).resolves({ Item: { total: 3 } });
-    ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => ({ Attributes: { ...spreadCampaign, dispatch: { owner: 'owner-1', spreadOf: input.ExpressionAttributeValues![':count'] } } }));
+    ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => ({ Attributes: { ...spreadCampaign, dispatch: { owner: 'owner-1', spreadOf: input.ExpressionAttributeValues![':spreadOf'] } } }));
     // Act
-    const count = await spreadCount(P, spreadCampaign, 'owner-1');
+    const count = await spreadCount(P, spreadCampaign, 'owner-1', readerOf(3, 4), plenty, 10_000);
     // Assess
-    expect(count).toBe(3);
+    expect(count).toBe(12);
     const update = ddb.commandCalls(UpdateCommand)[0]!.args[0].input;
-    expect(update.UpdateExpression).toContain('if_not_exists(#dispatch.#spreadOf, :count)');
+    expect(update.UpdateExpression).toBe('SET #dispatch.#spreadOf = if_not_exists(#dispatch.#spreadOf, :spreadOf) REMOVE #dispatch.#spreadCounted, #dispatch.#spreadCursor');
     expect(update.ConditionExpression).toBe('#dispatch.#owner = :owner');
-    expect(update.ExpressionAttributeValues).toMatchObject({ ':count': 3, ':owner': 'owner-1' });
+    expect(update.ExpressionAttributeValues).toEqual({ ':spreadOf': 12, ':owner': 'owner-1' });
+  });
+
+  it('keeps the count so far and its cursor when time runs short, and the next owner goes on from there', async () => {
+    // Prepare: time for two pages of five in the first invocation.
+    ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => ({ Attributes: { dispatch: { spreadOf: input.ExpressionAttributeValues![':spreadOf'] } } }));
+    let calls = 0;
+    const shortOfTime = () => (calls++ < 2 ? 60_000 : 5_000);
+    // Act
+    const first = await spreadCount(P, spreadCampaign, 'owner-1', readerOf(4, 5), shortOfTime, 10_000);
+    const kept = ddb.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues!;
+    const second = await spreadCount(P, { ...spreadCampaign, dispatch: { spreadCounted: kept[':spreadCounted'] as number, spreadCursor: kept[':spreadCursor'] as Record<string, unknown> } }, 'owner-2', readerOf(4, 5), plenty, 10_000);
+    // Assess
+    expect(first).toBe('continues');
+    expect(kept).toEqual({ ':owner': 'owner-1', ':spreadCounted': 10, ':spreadCursor': { page: 2 } });
+    expect(second).toBe(20);
   });
 });
 
