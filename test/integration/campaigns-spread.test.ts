@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { admin, api, until } from '../support/api-client';
+import { admin, api, stack, until } from '../support/api-client';
 import { storedEmails, type StoredEmail } from '../support/mail-viewer';
 
 jest.setTimeout(300_000);
@@ -7,7 +7,8 @@ jest.setTimeout(300_000);
 /**
  * A spread send (spreadOverMinutes, shared/campaigns/spread.ts) against the local stack: its
  * validation, 20 recipients spread over 2 minutes arriving over about 2 minutes (not in a burst,
- * each once), and a cancel that stops the mail not yet due.
+ * each once), a cancel that stops the mail not yet due, and a pause by the deliverability guard
+ * whose resume sends the held mail once each, at the spread's pace.
  */
 const suffix = Math.random().toString(36).slice(2, 8);
 const domain = `spread-${suffix}.test`;
@@ -118,5 +119,51 @@ describe('campaigns spread over minutes', () => {
     expect(cancelled.cancelledCount).toBeGreaterThan(0);
     expect(await mailsWithSubject(subject)).toHaveLength(cancelled.sentCount);
     expect((await api('GET', `/campaigns/${id}`, { key })).body.data.status).toBe('CANCELLED');
+  });
+
+  it('holds the mail due while the guard has paused it, and the resume sends it once each at the spread\'s pace', async () => {
+    // Prepare: 45 recipients over 2 minutes, one every 2.7 s (the test stack judges bounce rates from 30 sends).
+    const batch = `pause-${suffix}`;
+    const subject = `SpreadPause-${suffix}`;
+    const audience = Array.from({ length: 45 }, (_, index) => `pause${index}-${suffix}@example.com`);
+    for (let start = 0; start < audience.length; start += 9) {
+      await Promise.all(audience.slice(start, start + 9).map((email) => api('POST', '/contacts', { key, body: { email, subscribed: true, data: { batch } } })));
+    }
+    const segment = await api('POST', '/segments', { key, body: { name: batch, filters: { operator: 'AND', conditions: [{ field: 'data.batch', operator: 'equals', value: batch }] } } });
+    const created = await createCampaign(subject, { spreadOverMinutes: 2, segmentId: segment.body.data.id });
+    const id = created.body.data.id as string;
+    const stats = async () => (await api('GET', `/campaigns/${id}/stats`, { key })).body.data;
+    // Act: after 30 sends, 10 of them bounce: the guard pauses the campaign.
+    await api('POST', `/campaigns/${id}/send`, { key });
+    await until(async () => ((await stats()).sentCount >= 30 ? true : undefined), 120_000);
+    const bounced = (await mailsWithSubject(subject)).slice(0, 10);
+    const simulated = await Promise.all(bounced.map((mail) => fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ messageId: mail.messageId, type: 'bounce', bounceType: 'Permanent' }) })));
+    const paused = await until(async () => {
+      const { body } = await api('GET', `/campaigns/${id}`, { key });
+      return body.data.status === 'PAUSED' ? body.data : undefined;
+    }, 60_000);
+    const heldAt = (await mailsWithSubject(subject)).length;
+    // Every remaining email falls due while PAUSED (the spread ends 120 s after the start) and is parked, not sent.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(paused.sentAt) + 125_000 - Date.now())));
+    const stillHeld = (await mailsWithSubject(subject)).length;
+    const resumedAt = Date.now();
+    const resume = await api('POST', `/campaigns/${id}/send`, { key });
+    const mails = await until(async () => {
+      const found = await mailsWithSubject(subject);
+      return found.length >= audience.length ? found : undefined;
+    }, 180_000);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Assess
+    expect(simulated.map((response) => response.status)).toEqual(Array(10).fill(202));
+    expect(stillHeld).toBe(heldAt);
+    expect(heldAt).toBeLessThan(audience.length - 2);
+    expect(resume.body.data.status).toBe('SENDING');
+    const all = await mailsWithSubject(subject);
+    expect(all.map((mail) => mail.destination.to[0]).sort()).toEqual([...audience].sort());
+    // The held mail went out 120 s / 45 apart from the resume, not in a burst (whole seconds in the viewer).
+    const after = mails.map((mail) => mail.at * 1000).filter((at) => at >= Math.floor(resumedAt / 1000) * 1000).sort((a, b) => a - b);
+    const held = audience.length - heldAt;
+    expect(after).toHaveLength(held);
+    expect(after.at(-1)! - after[0]!).toBeGreaterThanOrEqual(Math.floor(((held - 1) * 120_000) / audience.length) - 1_000);
   });
 });
