@@ -13,6 +13,7 @@ import { logger } from '../observability/logger';
 import { RetryLater } from '../queue/errors';
 import { sendMessageBatches } from '../queue/send-batches';
 import { audienceReader, contactIdBound, hasRecipients, type AudienceReader } from './audience';
+import { checkCompletion, COMPLETION_CHECK_SECONDS } from './completion-check';
 import { campaignEmail, resolveContent } from './content';
 import { campaignKeys } from './keys';
 import { completeIfSettled, recordRecipients } from './progress';
@@ -38,12 +39,14 @@ export const fanoutMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('start'), projectId: idSchema, campaignId: idSchema, scheduleId: idSchema }),
   v.object({ kind: v.literal('dispatch'), projectId: idSchema, campaignId: idSchema }),
   v.object({ kind: v.literal('unpark'), projectId: idSchema, campaignId: idSchema }),
+  v.object({ kind: v.literal('check'), projectId: idSchema, campaignId: idSchema }),
 ]);
 export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fanoutMessageSchema, body);
 
 /** The fan-out queue's consumer. */
 export async function processFanoutMessage(message: FanoutMessage, _record?: SQSRecord, context?: Context): Promise<void> {
   if (message.kind === 'unpark') return unpark(message.projectId, message.campaignId, context);
+  if (message.kind === 'check') return check(message.projectId, message.campaignId);
   if (message.kind === 'start' && !(await startScheduled(message))) return;
   await dispatch(message.projectId, message.campaignId, context);
 }
@@ -127,7 +130,7 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     // A page's writes and messages go out in parallel chunks (25 records per BatchWriteItem, 10 messages per SendMessageBatch).
     await (redo ? putMissingEmails(records) : Promise.all(chunks(records, 25).map((chunk) => putEmails(chunk))));
     const messages = pageMessages(projectId, campaign, count, campaign.totalRecipients ?? 0, records.map((record) => record.id));
-    await Promise.all(chunks(messages, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((message) => message.body), chunk.map((message) => message.delaySeconds))));
+    await Promise.all(chunks(messages, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((message) => message.body), { delays: chunk.map((message) => message.delaySeconds) })));
     campaign = await checkpoint(projectId, campaignId, owner, page.next, records.length, Date.now() + remaining() + LEASE_MARGIN_MS);
     redo = false;
     cursor = page.next;
@@ -196,8 +199,12 @@ async function checkpoint(projectId: string, campaignId: string, owner: string, 
   return fromItem(Attributes!);
 }
 
-/** The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete. */
+/**
+ * The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete.
+ * Its completion checks start first, so that a failure after the fan-out's end is recorded cannot skip them.
+ */
 async function finish(projectId: string, campaignId: string, owner: string, failureReason?: string): Promise<void> {
+  await queueCheck(projectId, campaignId);
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
@@ -213,6 +220,14 @@ async function finish(projectId: string, campaignId: string, owner: string, fail
   await recordRecipients(projectId, campaignId, recipients);
   logger.info('Campaign audience queued', { projectId, campaignId, recipients });
   await completeIfSettled(projectId, campaignId);
+}
+
+async function check(projectId: string, campaignId: string): Promise<void> {
+  if ((await checkCompletion(projectId, campaignId)) === 'again') await queueCheck(projectId, campaignId);
+}
+
+async function queueCheck(projectId: string, campaignId: string): Promise<void> {
+  await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'check', projectId, campaignId } satisfies FanoutMessage)], { delaySeconds: COMPLETION_CHECK_SECONDS });
 }
 
 async function release(projectId: string, campaignId: string, owner: string): Promise<void> {
@@ -266,7 +281,7 @@ async function unpark(projectId: string, campaignId: string, context?: Context):
     );
     const parked = page.Items ?? [];
     const messages = campaign?.status === 'SENDING' ? respread(projectId, campaign, requeued, parked.map((item) => item.emailId as string)) : parked.map((item) => ({ body: JSON.stringify({ projectId, emailId: item.emailId }), delaySeconds: 0 }));
-    await sendMessageBatches(config.campaignSendQueueUrl, messages.map((message) => message.body), messages.map((message) => message.delaySeconds));
+    await sendMessageBatches(config.campaignSendQueueUrl, messages.map((message) => message.body), { delays: messages.map((message) => message.delaySeconds) });
     requeued += parked.length;
     await deleteParked(projectId, campaignId, parked);
     if (parked.length) logger.info('Parked campaign mail queued again', { projectId, campaignId, emails: parked.length });

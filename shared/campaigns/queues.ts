@@ -9,4 +9,6 @@ export type FanoutMessage =
   /** Page the audience of a SENDING campaign onto the campaign send queue. */
   | { kind: 'dispatch'; projectId: string; campaignId: string }
   /** After a resume or a cancel of a PAUSED campaign: queue its parked mail again, then continue its dispatch. */
-  | { kind: 'unpark'; projectId: string; campaignId: string };
+  | { kind: 'unpark'; projectId: string; campaignId: string }
+  /** From the end of its fan-out until it ends, every minute: complete it if its counters missed a settled email (shared/campaigns/completion-check.ts). */
+  | { kind: 'check'; projectId: string; campaignId: string };

@@ -192,7 +192,8 @@ describe('the dispatch of a spread campaign', () => {
     // Act
     await processFanoutMessage({ kind: 'dispatch', projectId: P, campaignId: C });
     // Assess
-    const entries = sqs.commandCalls(SendMessageBatchCommand).flatMap((call) => call.args[0].input.Entries!);
+    // The campaign send queue's messages (the fan-out queue gets its completion check).
+    const entries = sqs.commandCalls(SendMessageBatchCommand).filter((call) => call.args[0].input.QueueUrl!.includes('campaign-send')).flatMap((call) => call.args[0].input.Entries!);
     expect(entries).toHaveLength(3);
     const due = entries.map((entry) => Date.parse(JSON.parse(entry.MessageBody!).notBefore) - Date.parse(sentAt));
     expect(due).toEqual([0, 200_000, 400_000]);
