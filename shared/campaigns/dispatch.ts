@@ -19,6 +19,7 @@ import { campaignEmail, resolveContent } from './content';
 import { campaignKeys } from './keys';
 import { completeIfSettled, recordRecipients } from './progress';
 import type { FanoutMessage } from './queues';
+import { COUNT_CONTINUES, pageMessages, respread, spreadCount } from './spread';
 import { fromItem, readCampaign, startFields, transitionItems, type StoredCampaign } from './store';
 
 /** Configuration, read once at cold start. */
@@ -120,6 +121,9 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     // The segment was deleted mid-send: what was queued stands.
     return finish(projectId, campaignId, owner, 'SEGMENT_DELETED');
   }
+  // A spread campaign: its audience counted once, each recipient's mail due at its share of the spread.
+  const count = await spreadCount(projectId, campaign, owner, reader, remaining, RESERVE_MS);
+  if (count === COUNT_CONTINUES) return continueLater(projectId, campaignId, owner);
   let cursor = campaign.dispatch?.cursor;
   for (;;) {
     const page = await reader.page(cursor, PAGE_SIZE);
@@ -127,7 +131,8 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     const records = page.recipients.map((recipient) => campaignEmail(projectId, { id: campaignId, sentAt: campaign.sentAt! }, campaign.content!, recipient, now));
     // A page's writes and messages go out in parallel chunks (25 records per BatchWriteItem, 10 messages per SendMessageBatch).
     await (redo ? putMissingEmails(records) : Promise.all(chunks(records, 25).map((chunk) => putEmails(chunk))));
-    await Promise.all(chunks(records, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((record) => JSON.stringify({ projectId, emailId: record.id })))));
+    const messages = pageMessages(projectId, campaign, count, campaign.totalRecipients ?? 0, records.map((record) => record.id));
+    await Promise.all(chunks(messages, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((message) => message.body), { delays: chunk.map((message) => message.delaySeconds) })));
     campaign = await checkpoint(projectId, campaignId, owner, page.next, records.length, Date.now() + remaining() + LEASE_MARGIN_MS);
     redo = false;
     cursor = page.next;
@@ -139,6 +144,12 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
       return;
     }
   }
+}
+
+/** Out of time while counting a spread's audience: the dispatch goes on in a new message, and this owner lets go. */
+async function continueLater(projectId: string, campaignId: string, owner: string): Promise<void> {
+  await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
+  await release(projectId, campaignId, owner);
 }
 
 /**
@@ -251,6 +262,9 @@ async function unpark(projectId: string, campaignId: string, context?: Context):
   const remaining = () => context?.getRemainingTimeInMillis() ?? 30_000;
   const status = async () => (await readCampaign(projectId, campaignId).catch(() => undefined))?.status;
   let startKey: Record<string, unknown> | undefined;
+  // A spread campaign's parked mail goes out at the spread's pace from the resume.
+  const campaign = await readCampaign(projectId, campaignId).catch(() => undefined);
+  let requeued = 0;
   do {
     if ((await status()) === 'PAUSED') return;
     if (remaining() < RESERVE_MS) {
@@ -268,7 +282,9 @@ async function unpark(projectId: string, campaignId: string, context?: Context):
       }),
     );
     const parked = page.Items ?? [];
-    await sendMessageBatches(config.campaignSendQueueUrl, parked.map((item) => JSON.stringify({ projectId, emailId: item.emailId })));
+    const messages = campaign?.status === 'SENDING' ? respread(projectId, campaign, requeued, parked.map((item) => item.emailId as string)) : parked.map((item) => ({ body: JSON.stringify({ projectId, emailId: item.emailId }), delaySeconds: 0 }));
+    await sendMessageBatches(config.campaignSendQueueUrl, messages.map((message) => message.body), { delays: messages.map((message) => message.delaySeconds) });
+    requeued += parked.length;
     await deleteParked(projectId, campaignId, parked);
     if (parked.length) logger.info('Parked campaign mail queued again', { projectId, campaignId, emails: parked.length });
     startKey = page.LastEvaluatedKey;

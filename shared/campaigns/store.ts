@@ -8,6 +8,7 @@ import { approvalView, type ApprovalFields, type ApprovalView } from './approval
 import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
+import { spreadView, type SpreadView } from './spread';
 import { nextStatus, type CampaignAction, type CampaignStatus } from './status';
 
 /** A campaign as the API shows it (names as in Plunk's campaigns API). */
@@ -37,6 +38,10 @@ export interface Campaign {
   pausedAt: string | null;
   /** Why it was paused, e.g. "Bounce rate 6.00 % over 250 sends passed the 5 % threshold"; cleared when it is resumed. */
   pauseReason: string | null;
+  /** Spread the mail evenly over this many minutes from when sending starts (shared/campaigns/spread.ts); null: at once. */
+  spreadOverMinutes: number | null;
+  /** The spread once sending has started: its window and the audience it spreads. */
+  spread: SpreadView | null;
   createdAt: string;
   updatedAt: string;
   /** Four-eyes approval and the last editor (shared/campaigns/approval.ts). */
@@ -44,7 +49,9 @@ export interface Campaign {
 }
 
 /** The stored item: the campaign plus what sending keeps on it. */
-export interface StoredCampaign extends Omit<Campaign, 'approval'>, ApprovalFields {
+export interface StoredCampaign extends Omit<Campaign, 'spread' | 'spreadOverMinutes' | 'approval'>, ApprovalFields {
+  /** Absent on campaigns stored before spreads existed. */
+  spreadOverMinutes?: number | null;
   /** Bumped on every change; writes are conditioned on the version read. */
   version: number;
   /** The id of the schedule a SCHEDULED campaign waits for (its start message names it). */
@@ -52,7 +59,7 @@ export interface StoredCampaign extends Omit<Campaign, 'approval'>, ApprovalFiel
   /** The content resolved when sending started: later template edits do not change a send. */
   content?: CampaignContent;
   /** The fan-out's progress (shared/campaigns/dispatch.ts). */
-  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean };
+  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean; spreadOf?: number; spreadCounted?: number; spreadCursor?: Record<string, unknown> };
   /** The delivery counters when it was last resumed: the guard measures rates over the mail sent since (shared/campaigns/guard.ts). */
   guardBaseline?: GuardCounters;
 }
@@ -99,6 +106,8 @@ export function present(campaign: StoredCampaign, approvalRequired?: boolean): C
     failureReason: campaign.failureReason ?? null,
     pausedAt: campaign.pausedAt ?? null,
     pauseReason: campaign.pauseReason ?? null,
+    spreadOverMinutes: campaign.spreadOverMinutes ?? null,
+    spread: spreadView(campaign),
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
     approval: approvalView(campaign, approvalRequired),
