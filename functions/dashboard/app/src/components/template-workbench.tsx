@@ -147,7 +147,7 @@ export function TemplateWorkbench({ value, onChange, templateId, allowMarkdown =
                 <CodeEditor value={value.text} onChange={(text) => set({ text })} language="text" label="Plain-text part" variables={variables} errors={fieldErrors(error, 'text')} />
               </Suspense>
             ) : (
-              <pre className="text-part" tabIndex={0} aria-label="Generated plain-text part">
+              <pre className="text-part" tabIndex={0} role="region" aria-label="Generated plain-text part">
                 {rendered.data?.text ?? ''}
               </pre>
             )}

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ErrorNote, Field } from '../../components/ui';
 import { useProject, useProjectSettings, useRenameProject } from './api';
 
@@ -5,6 +6,7 @@ export function ProjectSection({ owner }: { owner: boolean }) {
   const project = useProject();
   const rename = useRenameProject();
   const settings = useProjectSettings();
+  const [wanted, setWanted] = useState<boolean | undefined>(undefined);
 
   return (
     <section className="panel" aria-labelledby="project-title">
@@ -32,9 +34,13 @@ export function ProjectSection({ owner }: { owner: boolean }) {
           <label className="checkbox">
             <input
               type="checkbox"
-              checked={settings.isPending ? settings.variables.requireCampaignApproval : project.data.requireCampaignApproval}
+              checked={wanted ?? project.data.requireCampaignApproval}
               disabled={!owner || settings.isPending}
-              onChange={(event) => settings.mutate({ requireCampaignApproval: event.target.checked })}
+              onChange={(event) => {
+                // Shown at once (a controlled box would flip back until the request is under way), the answer's value once it settles.
+                setWanted(event.target.checked);
+                settings.mutate({ requireCampaignApproval: event.target.checked }, { onSettled: () => setWanted(undefined) });
+              }}
             />
             Campaigns need a second owner&apos;s approval before they are sent
           </label>
