@@ -12,6 +12,8 @@ import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { RetryLater } from '../queue/errors';
 import { sendMessageBatches } from '../queue/send-batches';
+import { holdRest, runAbWinner, startWaiting } from './ab-test';
+import { splitPage, variantContent } from './ab-test-model';
 import { audienceReader, contactIdBound, hasRecipients, type AudienceReader } from './audience';
 import { campaignEmail, resolveContent } from './content';
 import { campaignKeys } from './keys';
@@ -37,12 +39,14 @@ export const fanoutMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('start'), projectId: idSchema, campaignId: idSchema, scheduleId: idSchema }),
   v.object({ kind: v.literal('dispatch'), projectId: idSchema, campaignId: idSchema }),
   v.object({ kind: v.literal('unpark'), projectId: idSchema, campaignId: idSchema }),
+  v.object({ kind: v.literal('ab-winner'), projectId: idSchema, campaignId: idSchema }),
 ]);
 export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fanoutMessageSchema, body);
 
 /** The fan-out queue's consumer. */
 export async function processFanoutMessage(message: FanoutMessage, _record?: SQSRecord, context?: Context): Promise<void> {
   if (message.kind === 'unpark') return unpark(message.projectId, message.campaignId, context);
+  if (message.kind === 'ab-winner') return runAbWinner(message.projectId, message.campaignId, context);
   if (message.kind === 'start' && !(await startScheduled(message))) return;
   await dispatch(message.projectId, message.campaignId, context);
 }
@@ -119,11 +123,14 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
   for (;;) {
     const page = await reader.page(cursor, PAGE_SIZE);
     const now = new Date().toISOString();
-    const records = page.recipients.map((recipient) => campaignEmail(projectId, { id: campaignId, sentAt: campaign.sentAt! }, campaign.content!, recipient, now));
+    // An A/B test sends its sample now and holds the rest for the winner (shared/campaigns/ab-test.ts).
+    const { send, hold } = splitPage(campaign.abTest, campaign.totalRecipients ?? 0, page.recipients);
+    const records = send.map(({ recipient, variant }) => campaignEmail(projectId, { id: campaignId, sentAt: campaign.sentAt! }, variantContent(campaign.content!, campaign.abTest, variant), recipient, now, variant));
+    if (hold.length > 0) await holdRest(projectId, campaignId, hold);
     // A page's writes and messages go out in parallel chunks (25 records per BatchWriteItem, 10 messages per SendMessageBatch).
     await (redo ? putMissingEmails(records) : Promise.all(chunks(records, 25).map((chunk) => putEmails(chunk))));
     await Promise.all(chunks(records, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((record) => JSON.stringify({ projectId, emailId: record.id })))));
-    campaign = await checkpoint(projectId, campaignId, owner, page.next, records.length, Date.now() + remaining() + LEASE_MARGIN_MS);
+    campaign = await checkpoint(projectId, campaignId, owner, page.next, page.recipients.length, Date.now() + remaining() + LEASE_MARGIN_MS);
     redo = false;
     cursor = page.next;
     if (campaign.status === 'PAUSED' && cursor) return release(projectId, campaignId, owner);
@@ -187,6 +194,8 @@ async function checkpoint(projectId: string, campaignId: string, owner: string, 
 
 /** The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete. */
 async function finish(projectId: string, campaignId: string, owner: string, failureReason?: string): Promise<void> {
+  // An A/B test now waits for its winner: before the fan-out is marked done, so a crash redoes it.
+  await startWaiting(projectId, campaignId);
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,

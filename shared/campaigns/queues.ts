@@ -9,4 +9,6 @@ export type FanoutMessage =
   /** Page the audience of a SENDING campaign onto the campaign send queue. */
   | { kind: 'dispatch'; projectId: string; campaignId: string }
   /** After a resume or a cancel of a PAUSED campaign: queue its parked mail again, then continue its dispatch. */
-  | { kind: 'unpark'; projectId: string; campaignId: string };
+  | { kind: 'unpark'; projectId: string; campaignId: string }
+  /** From an A/B test's schedule or hand pick (or its own continuation): pick the winner if none is yet, then queue the held rest. */
+  | { kind: 'ab-winner'; projectId: string; campaignId: string };

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { emailSchema } from '../contacts/schemas';
 import { pageQueryEntries } from '../http/pagination';
 import { bodySchema, senderSchema, subjectSchema, textSchema } from '../templates/schemas';
+import { abTestSchema } from './ab-test-model';
 import { campaignStatuses } from './status';
 
 /** The limits on campaigns, documented in the README ("Campaigns"). */
@@ -30,6 +31,7 @@ export const createCampaignSchema = v.pipe(
     from: v.optional(senderSchema),
     replyTo: v.optional(emailSchema),
     segmentId: v.optional(idSchema('segmentId')),
+    abTest: v.optional(abTestSchema),
   }),
   v.forward(
     v.check((input) => input.templateId !== undefined || input.subject !== undefined, 'subject is required unless templateId is given'),
@@ -53,6 +55,7 @@ export const patchCampaignSchema = v.pipe(
     from: v.optional(v.nullable(senderSchema)),
     replyTo: v.optional(v.nullable(emailSchema)),
     segmentId: v.optional(v.nullable(idSchema('segmentId'))),
+    abTest: v.optional(v.nullable(abTestSchema)),
   }),
   v.check((changes) => Object.values(changes).some((value) => value !== undefined), 'give at least one field to change'),
 );
