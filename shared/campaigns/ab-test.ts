@@ -66,8 +66,8 @@ export async function holdRest(projectId: string, campaignId: string, recipients
  * accepts a campaign whose phase was never set, so neither order of a crash loses the pick.
  * A cancelled campaign gets none.
  */
-export async function startWaiting(projectId: string, campaignId: string, now = Date.now()): Promise<void> {
-  const campaign = await readCampaign(projectId, campaignId);
+export async function startWaiting(projectId: string, campaign: Pick<StoredCampaign, 'id' | 'status' | 'abTest'>, now = Date.now()): Promise<void> {
+  const campaignId = campaign.id;
   const test = campaign.abTest;
   if (!test || test.phase || (campaign.status !== 'SENDING' && campaign.status !== 'PAUSED')) return;
   const at = new Date(now + test.waitMinutes * 60_000);

@@ -116,7 +116,8 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     reader = await audienceReader(projectId, campaign.segmentId, bound);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // The segment was deleted mid-send: what was queued stands.
+    // The segment was deleted mid-send: what was queued stands (an A/B test picks among what it has).
+    await startWaiting(projectId, campaign);
     return finish(projectId, campaignId, owner, 'SEGMENT_DELETED');
   }
   let cursor = campaign.dispatch?.cursor;
@@ -134,6 +135,8 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     redo = false;
     cursor = page.next;
     if (campaign.status === 'PAUSED' && cursor) return release(projectId, campaignId, owner);
+    // The audience is read: an A/B test waits for its winner, before the fan-out is marked done (a crash redoes it).
+    if (!cursor) await startWaiting(projectId, campaign);
     if (campaign.status !== 'SENDING' || !cursor) return finish(projectId, campaignId, owner);
     if (remaining() < RESERVE_MS) {
       await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
@@ -194,8 +197,6 @@ async function checkpoint(projectId: string, campaignId: string, owner: string, 
 
 /** The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete. */
 async function finish(projectId: string, campaignId: string, owner: string, failureReason?: string): Promise<void> {
-  // An A/B test now waits for its winner: before the fan-out is marked done, so a crash redoes it.
-  await startWaiting(projectId, campaignId);
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
