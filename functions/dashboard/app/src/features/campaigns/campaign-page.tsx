@@ -22,6 +22,7 @@ import {
   type Campaign,
   type CampaignInput,
 } from './api';
+import { abDraftOf, abInputOf, AbTestFields, type AbDraft } from './ab-test-panel';
 
 const CampaignReport = lazy(() => import('./campaign-report'));
 
@@ -35,9 +36,10 @@ interface Draft {
   fromDomain: string;
   replyTo: string;
   segmentId: string;
+  abTest: AbDraft | null;
 }
 
-const EMPTY: Draft = { name: '', mode: 'own', templateId: '', content: { subject: '', body: '', text: null, format: 'html' }, fromName: '', fromLocal: '', fromDomain: '', replyTo: '', segmentId: '' };
+const EMPTY: Draft = { name: '', mode: 'own', templateId: '', content: { subject: '', body: '', text: null, format: 'html' }, fromName: '', fromLocal: '', fromDomain: '', replyTo: '', segmentId: '', abTest: null };
 
 function toDraft(campaign: Campaign): Draft {
   const [local = '', domain = ''] = campaign.from?.email.split('@') ?? [];
@@ -51,6 +53,7 @@ function toDraft(campaign: Campaign): Draft {
     fromDomain: domain,
     replyTo: campaign.replyTo ?? '',
     segmentId: campaign.segmentId ?? '',
+    abTest: abDraftOf(campaign.abTest),
   };
 }
 
@@ -68,6 +71,7 @@ function toInput(draft: Draft, saved: boolean): CampaignInput {
     from,
     replyTo: draft.replyTo.trim() || none,
     segmentId: draft.segmentId || none,
+    abTest: draft.abTest ? abInputOf(draft.abTest) : none,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as CampaignInput;
 }
@@ -177,6 +181,7 @@ function Compose({ saved }: { saved: Campaign | undefined }) {
         ) : (
           draft.templateId && <TemplateWorkbench value={null} templateId={draft.templateId} />
         )}
+        <AbTestFields value={draft.abTest} subject={draft.content.subject} onChange={(abTest) => set({ abTest })} />
         <ErrorNote error={save.error ?? remove.error} />
         <div className="actions">
           <button type="submit" className="primary" disabled={save.isPending || (!dirty && Boolean(saved))}>
