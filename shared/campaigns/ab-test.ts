@@ -20,7 +20,7 @@ import type { FanoutMessage } from './queues';
 import { present, readCampaign, type Campaign, type StoredCampaign } from './store';
 
 /**
- * The A/B subject test of a campaign (README "Campaigns", /docs "Campaigns"): the frozen audience
+ * The A/B subject test of a campaign (described in /docs under POST /campaigns): the frozen audience
  * is read once, by the dispatch; every sample position gets its variant's subject at once, every
  * other recipient is held as a marker in the campaign's rest partition. When the audience has been
  * read, the phase moves SAMPLE → WAITING and one one-time schedule is made for `waitMinutes`

@@ -22,6 +22,7 @@ async function scenario(name: string): Promise<Scenario> {
   const domain = `ab-${tag}.test`;
   expect((await api('POST', '/domains', { key, body: { domain } })).status).toBe(201);
   await admin('verify-domain', '--domain', domain);
+  await until(async () => (await api('GET', '/domains', { key })).body.data.items.find((item: { domain: string; status: string }) => item.domain === domain && item.status === 'VERIFIED'));
   const contacts: Scenario['contacts'] = [];
   for (let index = 0; index < AUDIENCE; index++) {
     const email = `ab${index}-${tag}@example.com`;
