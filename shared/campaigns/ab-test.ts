@@ -1,18 +1,16 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { documentClient } from '../aws/clients';
-import { addToCounters } from '../db/counters';
 import { requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { tableName } from '../db/table';
-import type { Outcome } from '../delivery/outcomes';
 import { putEmailOnce } from '../emails/emails';
 import { ApiError, conflict, validationFailed } from '../http/errors';
 import { logger } from '../observability/logger';
 import { sendMessageBatches } from '../queue/send-batches';
 import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { statsKeys } from '../stats/keys';
-import { bestVariant, variantCounter, variantStats } from './ab-test-model';
+import { bestVariant, variantStats } from './ab-test-model';
 import type { Recipient } from './audience';
 import { campaignEmail } from './content';
 import { abScheduleName, campaignKeys } from './keys';
@@ -87,15 +85,6 @@ export async function startWaiting(projectId: string, campaign: Pick<StoredCampa
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
   }
-}
-
-/** Counts a sample email's sent and delivered outcomes on its variant (the outcome listener's). */
-export async function countVariantOutcome(outcome: Pick<Outcome, 'email' | 'metrics'>): Promise<void> {
-  const { email } = outcome;
-  if (email.abVariant === undefined) return;
-  const adds: Record<string, number> = {};
-  for (const metric of outcome.metrics) if (metric === 'sent' || metric === 'delivered') adds[variantCounter(email.abVariant, metric)] = 1;
-  if (Object.keys(adds).length > 0) await addToCounters(statsKeys.source(email.projectId, 'campaign', email.source.id!), adds);
 }
 
 /**

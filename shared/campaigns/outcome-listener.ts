@@ -1,5 +1,5 @@
 import type { OutcomeListener } from '../delivery/outcomes';
-import { countVariantOutcome } from './ab-test';
+import { countVariantOutcome } from './ab-test-counts';
 import { countCampaignActivity } from './engagement';
 import { pauseIfUndeliverable } from './pause';
 import { countCampaignEngagement, settleCampaignEmail } from './progress';

@@ -2,9 +2,8 @@ import { CreateScheduleCommand, DeleteScheduleCommand, SchedulerClient } from '@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { chooseWinner, countVariantOutcome, runAbWinner, startWaiting } from '../../../../shared/campaigns/ab-test';
+import { chooseWinner, runAbWinner, startWaiting } from '../../../../shared/campaigns/ab-test';
 import { campaignEmailId } from '../../../../shared/campaigns/content';
-import type { EmailRecord } from '../../../../shared/emails/emails';
 import { ApiError } from '../../../../shared/http/errors';
 import { C, campaignKey, P, startedCampaignItem, statsKey } from '../../../support/campaign-fixtures';
 
@@ -172,24 +171,5 @@ describe('chooseWinner (POST /campaigns/{id}/ab-winner)', () => {
     ]);
     expect(campaignUpdates()).toHaveLength(0);
     expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(0);
-  });
-});
-
-describe('countVariantOutcome', () => {
-  it('counts a sample email\'s sent and delivered on its variant, and nothing for mail without one', async () => {
-    // Prepare
-    ddb.on(UpdateCommand).resolves({});
-    const email = { projectId: P, source: { type: 'campaign', id: C }, abVariant: 1 } as EmailRecord;
-
-    // Act
-    await countVariantOutcome({ email, metrics: ['sent'] });
-    await countVariantOutcome({ email, metrics: ['opened'] });
-    await countVariantOutcome({ email: { ...email, abVariant: undefined }, metrics: ['sent'] });
-
-    // Assess
-    const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
-    expect(updates).toHaveLength(1);
-    expect(updates[0]!.Key).toEqual(statsKey);
-    expect(Object.values(updates[0]!.ExpressionAttributeNames ?? {})).toContain('ab1_sent');
   });
 });
