@@ -69,6 +69,8 @@ describe('the A/B test in the Campaigns pages', () => {
     await page.getByText('Waiting for the winner').waitFor({ timeout: 60_000 });
     await page.locator('.countdown').waitFor();
     await page.getByRole('cell', { name: `Beta ${suffix}` }).waitFor();
+    // The sample's figures: one email per variant, sent
+    await page.locator('.card').filter({ hasText: /^Sent2$/ }).waitFor();
     const countdown = await page.locator('.countdown').textContent();
     const found: Record<string, string[]> = { 1280: await pageFits(page, 1280) };
     await screenshot(page, 'campaign-ab-waiting-1280');
@@ -85,6 +87,7 @@ describe('the A/B test in the Campaigns pages', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Send B to the rest' }).click();
     await page.getByText('Winner sent to the rest').waitFor();
     await page.locator('.page-header .badge-sent').waitFor({ timeout: 90_000 });
+    await page.locator('.card').filter({ hasText: /^Sent4$/ }).waitFor();
     await screenshot(page, 'campaign-ab-winner-1280');
     const after = (await api('GET', `/campaigns/${id}`)).body.data;
     const mails = (await storedEmails()).filter((mail) => mail.subject.endsWith(suffix) && readers.includes(mail.destination.to[0]!));
