@@ -50,7 +50,7 @@ describe('the A/B test in the Campaigns pages', () => {
     await page.getByLabel('Subject', { exact: true }).fill(`Alpha ${suffix}`);
     await page.getByRole('textbox', { name: 'Body' }).click();
     await page.keyboard.type('<p>Hello</p>');
-    await page.getByLabel('Test subjects on a sample first, then send the winner to the rest').check();
+    await page.getByLabel('Try variants on a sample first, then send the winner to the rest').check();
     await page.getByLabel('Subject B').fill(`Beta ${suffix}`);
     await page.getByLabel('Sample (% of the audience)').fill('50');
     await page.getByLabel('Winner by').selectOption('opens');

@@ -40,7 +40,7 @@ export function AbTestFields({ value, subject, onChange }: { value: AbDraft | nu
       <legend>A/B test</legend>
       <label className="checkbox">
         <input type="checkbox" checked={value !== null} onChange={(event) => onChange(event.target.checked ? NEW_TEST(subject) : null)} />
-        Test subjects on a sample first, then send the winner to the rest
+        Try variants on a sample first, then send the winner to the rest
       </label>
       {value && (
         <>
