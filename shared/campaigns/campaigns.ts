@@ -15,6 +15,8 @@ import { sendMessageBatches } from '../queue/send-batches';
 import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { assertTemplateParses } from '../templates/render';
 import { approvalRequired, assertApproved, editFields, editorOf, recordSendAudit } from './approval';
+import { dropAbSchedule } from './ab-test';
+import { checkAbTest } from './ab-test-model';
 import { audienceReader, assertSegmentExists, contactIdBound, countAudience, hasRecipients, type AudienceCounts } from './audience';
 import { resolveContent } from './content';
 import { estimateCampaignCost, type CostEstimate } from './cost';
@@ -68,6 +70,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
     updatedAt: now,
     version: 1,
     lastEditedBy: editorOf(caller),
+    ...(input.abTest ? { abTest: input.abTest } : {}),
   };
   await checkContent(projectId, campaign);
   await transactWrite([
@@ -261,6 +264,7 @@ export async function cancelCampaign(projectId: string, campaignId: string): Pro
   );
   // A PAUSED campaign's parked mail goes through the sender once more, which ends it CANCELLED.
   if (current.status === 'PAUSED') await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'unpark', projectId, campaignId } satisfies FanoutMessage)]);
+  await dropAbSchedule(current);
   logger.info('Campaign cancelled while sending', { projectId, campaignId, from: current.status });
   return present(cancelled);
 }
@@ -280,6 +284,7 @@ export function scheduleTime(scheduledFor: string, now = Date.now()): Date {
 
 /** What create and update check before writing: parsable content, an existing MARKETING template and segment, a verified sender. */
 async function checkContent(projectId: string, campaign: StoredCampaign): Promise<void> {
+  checkAbTest(campaign as unknown as Parameters<typeof checkAbTest>[0]);
   assertTemplateParses({ subject: campaign.subject ?? undefined, body: campaign.body ?? undefined, text: campaign.text ?? undefined });
   if (campaign.segmentId) await assertSegmentExists(projectId, campaign.segmentId);
   if (campaign.templateId || campaign.from) await resolveContent(projectId, campaign);

@@ -11,4 +11,6 @@ export type FanoutMessage =
   /** After a resume or a cancel of a PAUSED campaign: queue its parked mail again, then continue its dispatch. */
   | { kind: 'unpark'; projectId: string; campaignId: string }
   /** From the end of its fan-out until it ends, every minute: complete it if its counters missed a settled email (shared/campaigns/completion-check.ts). */
-  | { kind: 'check'; projectId: string; campaignId: string };
+  | { kind: 'check'; projectId: string; campaignId: string }
+  /** From an A/B test's schedule or hand pick (or its own continuation): pick the winner if none is yet, then queue the held rest. */
+  | { kind: 'ab-winner'; projectId: string; campaignId: string };

@@ -5,6 +5,7 @@ import type { TransactItem } from '../db/transactions';
 import { notFound } from '../http/errors';
 import type { Sender } from '../templates/schemas';
 import { approvalView, type ApprovalFields, type ApprovalView } from './approval-view';
+import { presentAbTest, type AbTest, type StoredAbTest } from './ab-test-model';
 import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
@@ -46,12 +47,16 @@ export interface Campaign {
   updatedAt: string;
   /** Four-eyes approval and the last editor (shared/campaigns/approval.ts). */
   approval: ApprovalView;
+  /** The A/B subject test (shared/campaigns/ab-test.ts); null: none. */
+  abTest: AbTest | null;
 }
 
 /** The stored item: the campaign plus what sending keeps on it. */
-export interface StoredCampaign extends Omit<Campaign, 'spread' | 'spreadOverMinutes' | 'approval'>, ApprovalFields {
+export interface StoredCampaign extends Omit<Campaign, 'spread' | 'spreadOverMinutes' | 'abTest' | 'approval'>, ApprovalFields {
   /** Absent on campaigns stored before spreads existed. */
   spreadOverMinutes?: number | null;
+  /** The A/B test's settings and, once sending, its phase and winner. */
+  abTest?: StoredAbTest | null;
   /** Bumped on every change; writes are conditioned on the version read. */
   version: number;
   /** The id of the schedule a SCHEDULED campaign waits for (its start message names it). */
@@ -111,6 +116,7 @@ export function present(campaign: StoredCampaign, approvalRequired?: boolean): C
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
     approval: approvalView(campaign, approvalRequired),
+    abTest: presentAbTest(campaign),
   };
 }
 

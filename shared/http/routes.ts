@@ -157,6 +157,7 @@ export const routes: readonly Route[] = [
   { method: 'GET', path: '/campaigns/{id}/stats', group: 'campaigns', keys: secret },
   // Four-eyes approval: owners' sessions only; an API key reaches the handler to be told why not (403).
   { method: 'POST', path: '/campaigns/{id}/approve', group: 'campaigns', keys: secret, sessions: owner },
+  { method: 'POST', path: '/campaigns/{id}/ab-winner', group: 'campaigns', keys: secret },
 
   // One-click unsubscribe links in marketing mail (/docs "Unsubscribe"): no key, the signed token is the credential.
   { method: 'GET', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none' },

@@ -9,6 +9,7 @@ export type CampaignChanges = paths['/campaigns/{id}']['patch']['requestBody'] e
 export type Campaign = paths['/campaigns/{id}']['get']['responses'][200]['content']['application/json']['data'];
 export type CampaignStatus = Campaign['status'];
 export type CampaignAudience = paths['/campaigns/{id}/audience']['get']['responses'][200]['content']['application/json']['data'];
+export type CampaignStats = paths['/campaigns/{id}/stats']['get']['responses'][200]['content']['application/json']['data'];
 
 /** While a campaign sends, its page and its row's progress read again this often. */
 const LIVE_MS = 3000;
@@ -96,3 +97,6 @@ export const useApproveCampaign = (id: string) => useCampaignMutation(id, () => 
 export const useMemberEmails = (enabled: boolean) => useQuery({ queryKey: campaignKeys.members(), queryFn: () => unwrap(api.GET('/members', {})), enabled, staleTime: 60_000 });
 
 export const useTestCampaign = (id: string) => useMutation({ mutationFn: (email: string) => unwrap(api.POST('/campaigns/{id}/test', { params: { path: { id } }, body: { email } })) });
+
+/** Ends an A/B test's wait with this variant (0-based): the rest of the audience gets its subject. */
+export const useAbWinner = (id: string) => useCampaignMutation(id, (variant: number) => unwrap(api.POST('/campaigns/{id}/ab-winner', { params: { path: { id } }, body: { variant } })));
