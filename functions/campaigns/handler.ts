@@ -1,4 +1,5 @@
 import { cancelCampaign, createCampaign, deleteCampaign, getCampaign, getCampaignAudience, listCampaigns, sendCampaign, updateCampaign } from '../../shared/campaigns/campaigns';
+import { sendAtLocalTime } from '../../shared/campaigns/local-time-send';
 import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from '../../shared/campaigns/schemas';
 import { getCampaignStats } from '../../shared/campaigns/stats';
 import { sendTestEmails } from '../../shared/campaigns/test-send';
@@ -27,8 +28,8 @@ export const handler = createHttpHandler({
 
   'POST /campaigns/{id}/send': async ({ projectId, pathParameters, body }) => {
     const id = pathId(pathParameters, 'Campaign');
-    const { scheduledFor } = parseInput(sendCampaignSchema, body);
-    return { data: await sendCampaign(projectId, id, scheduledFor) };
+    const input = parseInput(sendCampaignSchema, body);
+    return { data: input.localTime !== undefined ? await sendAtLocalTime(projectId, id, { ...input, localTime: input.localTime }) : await sendCampaign(projectId, id, input.scheduledFor) };
   },
 
   'POST /campaigns/{id}/cancel': async ({ projectId, pathParameters }) => ({ data: await cancelCampaign(projectId, pathId(pathParameters, 'Campaign')) }),

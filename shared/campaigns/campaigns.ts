@@ -17,6 +17,7 @@ import { audienceReader, assertSegmentExists, contactIdBound, countAudience, has
 import { resolveContent } from './content';
 import { readGuardCounters } from './progress';
 import { campaignKeys, campaignScheduleName } from './keys';
+import { deleteZoneSchedules, stopPendingZones } from './local-time-send';
 import type { FanoutMessage } from './queues';
 import { campaignLimits, type CampaignChanges, type CreateCampaignInput, type ListCampaignsQuery } from './schemas';
 import { nextStatus } from './status';
@@ -164,12 +165,13 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
     const scheduleId = ulid();
     const message: FanoutMessage = { kind: 'start', projectId, campaignId, scheduleId };
     await scheduleOnce({ name: campaignScheduleName(campaignId), at, targetArn: config.fanoutQueueArn, message });
-    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null } }, updatedAt), current);
-    return present({ ...current, status: 'SCHEDULED', scheduledFor: iso, failureReason: null, updatedAt, version });
+    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null, delivery: null } }, updatedAt), current);
+    await deleteZoneSchedules(current);
+    return present({ ...current, status: 'SCHEDULED', scheduledFor: iso, failureReason: null, delivery: undefined, updatedAt, version });
   }
 
   const fields = startFields(updatedAt, content);
-  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null } }, updatedAt), current);
+  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
   try {
     await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
   } catch (error) {
@@ -190,7 +192,8 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
     throw error;
   }
   if (current.status === 'SCHEDULED') await cancelSchedule(campaignScheduleName(campaignId));
-  return present({ ...current, ...fields, status: 'SENDING', scheduledFor: null, updatedAt, version });
+  await deleteZoneSchedules(current);
+  return present({ ...current, ...fields, status: 'SENDING', scheduledFor: null, delivery: undefined, updatedAt, version });
 }
 
 /**
@@ -233,9 +236,10 @@ export async function cancelCampaign(projectId: string, campaignId: string): Pro
   const to = nextStatus('cancel', current.status);
   const updatedAt = new Date().toISOString();
   if (to === 'DRAFT') {
-    await write(projectId, transitionItems(projectId, { campaign: current, action: 'cancel', set: { scheduledFor: null, scheduleId: null } }, updatedAt), current);
+    await write(projectId, transitionItems(projectId, { campaign: current, action: 'cancel', set: { scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
     await cancelSchedule(campaignScheduleName(campaignId));
-    return present({ ...current, status: 'DRAFT', scheduledFor: null, updatedAt, version: current.version + 1 });
+    await deleteZoneSchedules(current);
+    return present({ ...current, status: 'DRAFT', scheduledFor: null, delivery: undefined, updatedAt, version: current.version + 1 });
   }
   const cancelled: StoredCampaign = { ...current, status: 'CANCELLED', cancelledAt: updatedAt, updatedAt, version: current.version + 1 };
   await write(
@@ -245,6 +249,8 @@ export async function cancelCampaign(projectId: string, campaignId: string): Pro
   );
   // A PAUSED campaign's parked mail goes through the sender once more, which ends it CANCELLED.
   if (current.status === 'PAUSED') await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'unpark', projectId, campaignId } satisfies FanoutMessage)]);
+  // A local-time send's zones not yet gone out stop here: their held mail ends CANCELLED.
+  await stopPendingZones(projectId, current);
   logger.info('Campaign cancelled while sending', { projectId, campaignId, from: current.status });
   return present(cancelled);
 }

@@ -14,11 +14,14 @@ import { projectPartition } from '../projects/keys';
  * | link count | PROJECT#<pid> | CAMPAIGN_LINKS#<cid> (linkCount: at most MAX_CAMPAIGN_LINKS) |  |
  * | link clicker | PROJECT#<pid> | CAMPAIGN_ENGAGED#<cid>#link#<hash>#<contactId>  | 400 days |
  * | hourly     | PROJECT#<pid> | CAMPAIGN_HOURLY#<cid> (<metric>_<hour since the send started>) | |
+ * | held in zone | PROJECT#<pid>#CAMPAIGN#<cid>#ZONE#<moment key> | EMAIL#<emailId>        | 400 days  |
  *
  * An engagement item exists once per contact who opened (clicked) a campaign: its conditional put
  * decides whether an open is the contact's first, for the unique counts. A parked item marks an
  * email of a PAUSED campaign the sender held back (/docs "Campaigns"): a partition per campaign,
- * so the resume reads exactly that campaign's held mail, page by page.
+ * so the resume reads exactly that campaign's held mail, page by page. A held-in-zone item marks
+ * an email of a local-time send waiting for its zone's moment (shared/campaigns/zones.ts): a
+ * partition per moment, read when that moment's schedule fires.
  */
 export const campaignKeys = {
   campaign: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN#${campaignId}` }),
@@ -36,7 +39,12 @@ export const campaignKeys = {
   hourly: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_HOURLY#${campaignId}` }),
   parkedPartition: (projectId: string, campaignId: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#PARKED`,
   parked: (projectId: string, campaignId: string, emailId: string) => ({ PK: campaignKeys.parkedPartition(projectId, campaignId), SK: `EMAIL#${emailId}` }),
+  zonePartition: (projectId: string, campaignId: string, moment: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#ZONE#${moment}`,
+  heldInZone: (projectId: string, campaignId: string, moment: string, emailId: string) => ({ PK: campaignKeys.zonePartition(projectId, campaignId, moment), SK: `EMAIL#${emailId}` }),
 };
 
 /** The one-time EventBridge Scheduler schedule of a scheduled campaign (≤ 64 characters). */
 export const campaignScheduleName = (campaignId: string) => `campaign-${campaignId}`;
+
+/** The one-time schedule of one moment of a local-time send (its first moment uses campaignScheduleName): ≤ 64 characters. */
+export const zoneScheduleName = (campaignId: string, moment: string) => `campaign-${campaignId}-${moment}`;

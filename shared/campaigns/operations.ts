@@ -32,7 +32,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Get a campaign',
     description:
-      'The campaign: content, audience, `status`, schedule, `totalRecipients`, and when paused or failed, why (`pauseReason`, `failureReason`).',
+      'The campaign: content, audience, `status`, schedule, `totalRecipients`, and when paused or failed, why (`pauseReason`, `failureReason`). Sent at a local time in each recipient\'s zone, `delivery` shows its zones: their moments, recipients and status.',
     success: { status: 200, description: 'The campaign', data: campaignResponseSchema },
     errors: [notFoundCase('campaign')],
   },
@@ -60,11 +60,19 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Send, schedule or resume a campaign',
     description:
-      'No body or `scheduledFor: null` sends now (DRAFT or SCHEDULED → SENDING); a future `scheduledFor` (at most 365 days ahead, else 422 `IN_THE_PAST` / `BEYOND_HORIZON`) schedules it (SCHEDULED; on a SCHEDULED campaign it reschedules). On a PAUSED campaign (paused by the deliverability guard) no body resumes it: SENDING again, its held-back emails sent once each. Content, sender domain and audience are checked first (422 `EMPTY_AUDIENCE` when nobody subscribed is in it); the audience is frozen when sending starts.',
+      'No body or `scheduledFor: null` sends now (DRAFT or SCHEDULED → SENDING); a future `scheduledFor` (at most 365 days ahead, else 422 `IN_THE_PAST` / `BEYOND_HORIZON`) schedules it (SCHEDULED; on a SCHEDULED campaign it reschedules). On a PAUSED campaign (paused by the deliverability guard) no body resumes it: SENDING again, its held-back emails sent once each. Content, sender domain and audience are checked first (422 `EMPTY_AUDIENCE` when nobody subscribed is in it); the audience is frozen when sending starts.\n\n' +
+      '**In each recipient\'s time zone**: `{ "localTime": "2026-12-01T09:00", "timeZoneField": "data.timezone", "fallbackTimeZone": "UTC" }` (the last two are these defaults) sends each recipient the mail when their own clock reads `localTime`: their zone is the IANA time zone in that contact field (`Europe/Berlin`; a missing or invalid one: `fallbackTimeZone`), daylight saving time minded (a time that occurs twice: its first occurrence; one the clock skips: read with the offset before the change). The campaign is SCHEDULED until the first zone\'s moment (UTC+14; `scheduledFor` shows it), when the audience is frozen; then SENDING until the last zone (UTC−12) has gone out, and SENT when every email is settled. Zones whose moment has already passed when you send get it at once (and the campaign is SENDING at once). One schedule per distinct moment (zones at the same UTC offset share one, at most about 40), never per recipient; each recipient gets it once, also across redeliveries and restarts. `GET /campaigns/{id}` shows `delivery.zones`: each zone\'s moment, recipients and status (`PENDING`, `SENT`, `CANCELLED`). Cancel stops the zones not yet gone out (their emails end `CANCELLED`); a send without `localTime` of a SCHEDULED campaign replaces the plan. `localTime` is refused with `scheduledFor` (422 `CONFLICTING_FIELDS`), on a campaign with `abTest` (422 `LOCAL_TIME_WITH_AB_TEST`: a sample and its winner cannot wait for every zone) or `spreadOverMinutes` (422 `LOCAL_TIME_WITH_SPREAD`), and on a PAUSED campaign (409); its last moment must be within 365 days (422 `BEYOND_HORIZON`), the fallback a zone (422 `INVALID_TIME_ZONE`).',
     body: sendCampaignSchema,
     bodyExample: { scheduledFor: '2026-12-01T09:00:00Z' },
     success: { status: 200, description: 'The campaign, SENDING or SCHEDULED', data: campaignResponseSchema },
-    errors: [notFoundCase('campaign'), invalidState, concurrentModificationCase, { status: 422, code: 'EMPTY_AUDIENCE', when: 'The audience has no subscribed contacts' }],
+    errors: [
+      notFoundCase('campaign'),
+      invalidState,
+      concurrentModificationCase,
+      { status: 422, code: 'EMPTY_AUDIENCE', when: 'The audience has no subscribed contacts' },
+      { status: 422, code: 'LOCAL_TIME_WITH_AB_TEST', when: 'localTime on a campaign with abTest' },
+      { status: 422, code: 'LOCAL_TIME_WITH_SPREAD', when: 'localTime on a campaign with spreadOverMinutes' },
+    ],
   },
   'POST /campaigns/{id}/cancel': {
     operationId: 'cancelCampaign',

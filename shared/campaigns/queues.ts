@@ -9,4 +9,6 @@ export type FanoutMessage =
   /** Page the audience of a SENDING campaign onto the campaign send queue. */
   | { kind: 'dispatch'; projectId: string; campaignId: string }
   /** After a resume or a cancel of a PAUSED campaign: queue its parked mail again, then continue its dispatch. */
-  | { kind: 'unpark'; projectId: string; campaignId: string };
+  | { kind: 'unpark'; projectId: string; campaignId: string }
+  /** A moment of a local-time send came (its schedule) or the campaign was cancelled: release that moment's held mail (shared/campaigns/zones.ts). */
+  | { kind: 'zone'; projectId: string; campaignId: string; planId: string; moment: string };

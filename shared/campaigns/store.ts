@@ -7,6 +7,7 @@ import type { Sender } from '../templates/schemas';
 import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
+import { presentDelivery, type DeliveryView, type LocalTimeDelivery } from './local-time';
 import { nextStatus, type CampaignAction, type CampaignStatus } from './status';
 
 /** A campaign as the API shows it (names as in Plunk's campaigns API). */
@@ -36,12 +37,14 @@ export interface Campaign {
   pausedAt: string | null;
   /** Why it was paused, e.g. "Bounce rate 6.00 % over 250 sends passed the 5 % threshold"; cleared when it is resumed. */
   pauseReason: string | null;
+  /** How it is delivered when sent at a local time in each recipient's zone (shared/campaigns/local-time.ts); null otherwise. */
+  delivery: DeliveryView | null;
   createdAt: string;
   updatedAt: string;
 }
 
 /** The stored item: the campaign plus what sending keeps on it. */
-export interface StoredCampaign extends Campaign {
+export interface StoredCampaign extends Omit<Campaign, 'delivery'> {
   /** Bumped on every change; writes are conditioned on the version read. */
   version: number;
   /** The id of the schedule a SCHEDULED campaign waits for (its start message names it). */
@@ -52,6 +55,8 @@ export interface StoredCampaign extends Campaign {
   dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean };
   /** The delivery counters when it was last resumed: the guard measures rates over the mail sent since (shared/campaigns/guard.ts). */
   guardBaseline?: GuardCounters;
+  /** A local-time send's plan, releases and zone counts (shared/campaigns/local-time.ts). */
+  delivery?: LocalTimeDelivery;
 }
 
 
@@ -96,6 +101,7 @@ export function present(campaign: StoredCampaign): Campaign {
     failureReason: campaign.failureReason ?? null,
     pausedAt: campaign.pausedAt ?? null,
     pauseReason: campaign.pauseReason ?? null,
+    delivery: campaign.delivery ? presentDelivery(campaign.delivery, campaign.status) : null,
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };
