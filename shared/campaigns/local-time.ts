@@ -108,6 +108,9 @@ export function allTimeZones(): string[] {
   return [...new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', ...etc])];
 }
 
+let names: Map<string, string> | undefined;
+const canonicalNames = () => (names ??= new Map(allTimeZones().map((zone) => [zone.toLowerCase(), zone])));
+
 /** The distinct moment keys of every zone at the wall-clock time, ascending. */
 export function allMoments(wall: number): string[] {
   const instants = new Set(allTimeZones().map((zone) => momentIn(zone, wall)));
@@ -128,11 +131,12 @@ export function parseLocalTimeInput(input: LocalTimeInput): { localTime: string;
   return { localTime: input.localTime.slice(0, 16), wall, timeZoneField, fallbackTimeZone };
 }
 
-/** The recipient's zone: the field's value when it is a zone (its canonical name: europe/berlin is Europe/Berlin), else the fallback. */
+/** The recipient's zone: the field's value when it is a zone (as the zone list spells it: europe/berlin is Europe/Berlin), else the fallback. */
 export function zoneOf(recipient: Pick<Recipient, 'data'>, delivery: Pick<LocalTimeDelivery, 'timeZoneField' | 'fallbackTimeZone'>): string {
   let value: unknown = { data: recipient.data };
   for (const key of delivery.timeZoneField.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-  return isTimeZone(value) ? formatterOf(value)!.resolvedOptions().timeZone : delivery.fallbackTimeZone;
+  if (!isTimeZone(value)) return delivery.fallbackTimeZone;
+  return canonicalNames().get(value.toLowerCase()) ?? value;
 }
 
 /**

@@ -7,6 +7,7 @@ import { ErrorNote, Loading, StatusBadge } from '../../components/ui';
 import { rateLevel, SES_BOUNCE_REVIEW_RATE, SES_COMPLAINT_REVIEW_RATE } from '../../lib/deliverability';
 import { formatDateTime, formatPercent } from '../../lib/format';
 import { useCampaignStats, useCancelCampaign, useSendCampaign, type Campaign } from './api';
+import { ZonesPanel } from './local-time-delivery';
 
 type Stats = NonNullable<ReturnType<typeof useCampaignStats>['data']>;
 type HourFigure = Stats['hourly'][number];
@@ -84,6 +85,7 @@ export default function CampaignReport({ campaign }: { campaign: Campaign }) {
           </>
         )}
       </dl>
+      {campaign.delivery && <ZonesPanel delivery={campaign.delivery} />}
       {stats.data ? <Figures stats={stats.data} /> : stats.isPending && <Loading what="the figures" />}
       <p>
         <Link to="/campaigns">All campaigns</Link>
