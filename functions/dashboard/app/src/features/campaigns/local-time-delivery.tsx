@@ -67,6 +67,7 @@ export function ZonesPanel({ delivery }: { delivery: Delivery }) {
         ]}
         rows={delivery.zones}
         rowKey={(zone) => zone.timeZone}
+        className="records"
         empty="The zones are listed when the first zone starts: the audience is frozen then."
       />
     </section>
