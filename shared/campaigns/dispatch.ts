@@ -78,7 +78,7 @@ async function startScheduled(message: Extract<FanoutMessage, { kind: 'start' }>
   } catch (error) {
     if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
     logger.warn('Scheduled campaign cannot be sent; back to DRAFT', { projectId, campaignId, reason: error.code });
-    await transitionOnce(transitionItems(projectId, { campaign, action: 'cancel', set: { scheduledFor: null, scheduleId: null, failureReason: error.code } }));
+    await transitionOnce(transitionItems(projectId, { campaign, action: 'cancel', set: { scheduledFor: null, scheduleId: null, failureReason: error.code, delivery: null } }));
     return false;
   }
   return transitionOnce(transitionItems(projectId, { campaign, action: 'fire', set: { ...startFields(sentAt, content), scheduleId: null, ...releasedAtStart(campaign, sentAt) } }));
