@@ -1,5 +1,5 @@
 import { listEventNames, listEvents } from '../../shared/events/list-events';
-import { listEventsQuerySchema } from '../../shared/events/schemas';
+import { listEventNamesQuerySchema, listEventsQuerySchema } from '../../shared/events/schemas';
 import { createHttpHandler } from '../../shared/http/handler';
 import { parseInput } from '../../shared/http/validation';
 
@@ -8,8 +8,7 @@ export const handler = createHttpHandler({
     data: await listEvents(projectId, parseInput(listEventsQuerySchema, query, 'query')),
   }),
 
-  'GET /events/names': async ({ projectId }) => {
-    const names = await listEventNames(projectId);
-    return { data: { items: names, nextCursor: null, hasMore: false, total: names.length } };
-  },
+  'GET /events/names': async ({ projectId, query }) => ({
+    data: await listEventNames(projectId, parseInput(listEventNamesQuerySchema, query, 'query')),
+  }),
 });

@@ -291,7 +291,8 @@ function dashboardBuildIsStale(): boolean {
 
 function buildDashboard(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'build:dashboard'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+    // A production build whoever starts the stack: under jest NODE_ENV is `test`, which makes Vite bundle React's development build.
+    const child = spawn('npm', ['run', '--silent', 'build:dashboard'], { cwd: projectRoot, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`npm run build:dashboard exited with ${code}`))));
   });

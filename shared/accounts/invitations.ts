@@ -1,9 +1,8 @@
-import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { transactWrite, type TransactItem } from '../db/transactions';
-import { queryAll } from '../db/query';
 import { ApiError, conflict, notFound } from '../http/errors';
 import { getProject } from '../projects/projects';
 import type { Role } from './access-tokens';
@@ -13,6 +12,8 @@ import { hashOneTimeToken, newOneTimeToken } from './one-time-tokens';
 import { getMembership, normalizeEmail } from './users';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+/** Pending invitations a project may have at once: the list is one bounded page. */
+export const MAX_PENDING_INVITATIONS = 100;
 
 export interface Invitation {
   id: string;
@@ -44,6 +45,9 @@ export async function inviteMember(projectId: string, input: { email: string; ro
   if (!project) throw notFound('Project');
   const existing = await findUserIdByEmail(email);
   if (existing && (await getMembership(projectId, existing))) throw conflict('ALREADY_MEMBER', 'This address is already a member of the project');
+  if ((await pendingInvitations(projectId, now)).length >= MAX_PENDING_INVITATIONS) {
+    throw conflict('TOO_MANY_INVITATIONS', `A project has at most ${MAX_PENDING_INVITATIONS} pending invitations; revoke some or wait until they are accepted or expire`);
+  }
 
   const token = newOneTimeToken();
   const tokenHash = hashOneTimeToken(token);
@@ -68,14 +72,30 @@ async function findUserIdByEmail(email: string): Promise<string | undefined> {
   return Item?.userId as string | undefined;
 }
 
-/** Pending invitations, oldest first, in one page like GET /domains (expired ones are left out; their items expire by TTL). */
+/**
+ * The pending invitations, oldest first: at most MAX_PENDING_INVITATIONS (inviting more is
+ * refused), read newest first from one bounded Query (expired ones are left out; their items
+ * expire by TTL).
+ */
+async function pendingInvitations(projectId: string, now: number): Promise<Invitation[]> {
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      FilterExpression: 'expiresAtMs > :now',
+      ExpressionAttributeValues: { ':pk': accountKeys.invitation(projectId, '').PK, ':prefix': accountKeys.invitationPrefix, ':now': now },
+      ScanIndexForward: false,
+      Limit: 2 * MAX_PENDING_INVITATIONS,
+    }),
+  );
+  // Newest first: the live ones are the newest, as every invitation lives 7 days.
+  return Items.slice(0, MAX_PENDING_INVITATIONS).map(toInvitation).reverse();
+}
+
+/** Pending invitations, oldest first, in one page like GET /domains. */
 export async function listInvitations(projectId: string, now = Date.now()) {
-  const items = await queryAll({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    FilterExpression: 'expiresAtMs > :now',
-    ExpressionAttributeValues: { ':pk': accountKeys.invitation(projectId, '').PK, ':prefix': accountKeys.invitationPrefix, ':now': now },
-  });
-  return { items: items.map(toInvitation), nextCursor: null, hasMore: false, total: items.length };
+  const items = await pendingInvitations(projectId, now);
+  return { items, nextCursor: null, hasMore: false, total: items.length };
 }
 
 /** Revokes a pending invitation and its token. */

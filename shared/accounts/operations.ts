@@ -123,7 +123,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     tag: 'Account',
     summary: 'List my sessions',
     description:
-      'Every live session of the signed-in user, with its device (`userAgent`), when it was last used and when it ends; `current` marks this one.',
+      'Every live session of the signed-in user, newest first, with its device (`userAgent`), when it was last used and when it ends; `current` marks this one. A user has at most 50 sessions: signing in on one more browser ends the oldest.',
     success: { status: 200, description: 'Every live session of the user (one page)', data: pageSchema(sessionResponseSchema) },
   },
   'DELETE /me/sessions': {
@@ -203,7 +203,7 @@ export const accountOperations: Record<string, OperationDoc> = {
     body: inviteSchema,
     bodyExample: { email: 'grace@example.com', role: 'MEMBER' },
     success: { status: 201, description: 'The invitation', data: invitationResponseSchema },
-    errors: [{ status: 409, code: 'ALREADY_MEMBER', when: 'The address is already a member' }, ownersOnly],
+    errors: [{ status: 409, code: 'ALREADY_MEMBER', when: 'The address is already a member' }, { status: 409, code: 'TOO_MANY_INVITATIONS', when: 'The project has 100 pending invitations' }, ownersOnly],
   },
   'DELETE /members/invitations/{id}': {
     operationId: 'revokeInvitation',

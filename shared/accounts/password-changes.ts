@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors';
 import { hashPassword, verifyPassword } from './passwords';
-import { listSessions, revokeSession } from './sessions';
+import { revokeSessions } from './sessions';
 import { getUserWithHash, setPassword } from './users';
 
 /** The one answer to a wrong email or password, whichever was wrong. */
@@ -11,5 +11,5 @@ export async function changePassword(userId: string, currentSessionId: string, i
   const user = await getUserWithHash(userId);
   if (!user || !(await verifyPassword(input.currentPassword, user.passwordHash))) throw invalidCredentials();
   await setPassword(userId, await hashPassword(input.newPassword));
-  for (const session of await listSessions(userId)) if (session.sessionId !== currentSessionId) await revokeSession(userId, session.sessionId);
+  await revokeSessions(userId, { except: currentSessionId });
 }

@@ -63,6 +63,7 @@ export async function createSession(userId: string, projectId: string, userAgent
       ConditionExpression: 'attribute_not_exists(PK)',
     }),
   );
+  await trimSessions(userId, now);
   return { session, credential: { userId, sessionId: session.sessionId, secret } };
 }
 
@@ -118,23 +119,39 @@ export async function rotateSession(session: Session & { secretHash: string }, p
   return { session: { ...rest, projectId, idleExpiresAt, lastUsedAt: new Date(now).toISOString() }, credential: { userId: session.userId, sessionId: session.sessionId, secret } };
 }
 
+/**
+ * A user has at most this many sessions: signing in on one more browser ends the oldest (its
+ * next refresh signs it out), so listing and revoking a user's sessions reads a bounded page.
+ */
+export const MAX_SESSIONS = 50;
+
+/** One page of the user's session items, newest first (expired ones included until their TTL removes them). */
+async function sessionPage(userId: string, limit: number, startKey?: Record<string, unknown>) {
+  const page = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': accountKeys.sessionPartition(userId), ':prefix': accountKeys.sessionPrefix },
+      ScanIndexForward: false,
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { sessions: (page.Items ?? []).map(toSession), next: page.LastEvaluatedKey };
+}
+
+/** The user's live sessions, newest first: at most MAX_SESSIONS, from one bounded Query. */
 export async function listSessions(userId: string, now = Date.now()): Promise<Session[]> {
-  const items: Record<string, unknown>[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': accountKeys.sessionPartition(userId), ':prefix': accountKeys.sessionPrefix },
-        ScanIndexForward: false,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items.map(toSession).filter((session) => isLive(session, now));
+  const { sessions } = await sessionPage(userId, 2 * MAX_SESSIONS);
+  return sessions.filter((session) => isLive(session, now)).slice(0, MAX_SESSIONS);
+}
+
+/** Ends the sessions after the newest MAX_SESSIONS live ones, and the dead ones on the way (one bounded page per sign-in). */
+async function trimSessions(userId: string, now: number): Promise<void> {
+  const { sessions } = await sessionPage(userId, 2 * MAX_SESSIONS);
+  const live = sessions.filter((session) => isLive(session, now));
+  const beyond = new Set(live.slice(MAX_SESSIONS).map((session) => session.sessionId));
+  await deleteSessions(userId, sessions.filter((session) => !isLive(session, now) || beyond.has(session.sessionId)));
 }
 
 /** Deletes one session; false when it was not there. */
@@ -143,9 +160,24 @@ export async function revokeSession(userId: string, sessionId: string): Promise<
   return Attributes !== undefined;
 }
 
-/** Sign out everywhere (or, with `projectId`, every session on that project); returns how many ended. */
-export async function revokeSessions(userId: string, filter: { projectId?: string } = {}): Promise<number> {
-  const sessions = (await listSessions(userId, 0)).filter((session) => !filter.projectId || session.projectId === filter.projectId);
+/**
+ * Sign out everywhere (or, with `projectId`, every session on that project; `except`: all but
+ * that one), a page at a time; returns how many ended.
+ */
+export async function revokeSessions(userId: string, filter: { projectId?: string; except?: string } = {}): Promise<number> {
+  let revoked = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const { sessions, next } = await sessionPage(userId, 100, startKey);
+    const ending = sessions.filter((session) => (!filter.projectId || session.projectId === filter.projectId) && session.sessionId !== filter.except);
+    await deleteSessions(userId, ending);
+    revoked += ending.length;
+    startKey = next;
+  } while (startKey);
+  return revoked;
+}
+
+async function deleteSessions(userId: string, sessions: Session[]): Promise<void> {
   for (let start = 0; start < sessions.length; start += 25) {
     let pending: Record<string, unknown>[] | undefined = sessions.slice(start, start + 25).map((session) => ({ DeleteRequest: { Key: accountKeys.session(userId, session.sessionId) } }));
     for (let attempt = 0; pending?.length; attempt++) {
@@ -155,7 +187,6 @@ export async function revokeSessions(userId: string, filter: { projectId?: strin
       pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
     }
   }
-  return sessions.length;
 }
 
 function toSession(item: Record<string, unknown>): Session {

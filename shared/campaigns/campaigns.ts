@@ -50,6 +50,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
     from: input.from ?? null,
     replyTo: input.replyTo ?? null,
     segmentId: input.segmentId ?? null,
+    spreadOverMinutes: input.spreadOverMinutes ?? null,
     status: 'DRAFT',
     scheduledFor: null,
     sentAt: null,

@@ -13,11 +13,13 @@ import { logger } from '../observability/logger';
 import { RetryLater } from '../queue/errors';
 import { sendMessageBatches } from '../queue/send-batches';
 import { audienceReader, contactIdBound, hasRecipients, type AudienceReader } from './audience';
+import { checkCompletion, COMPLETION_CHECK_SECONDS } from './completion-check';
 import { campaignEmail, resolveContent } from './content';
 import { campaignKeys } from './keys';
 import { completeIfSettled, recordRecipients } from './progress';
 import { releasedAtStart } from './local-time';
 import type { FanoutMessage } from './queues';
+import { COUNT_CONTINUES, pageMessages, respread, spreadCount } from './spread';
 import { fromItem, readCampaign, startFields, transitionItems, type StoredCampaign } from './store';
 import { releaseZone, routeToZones } from './zones';
 
@@ -40,6 +42,7 @@ export const fanoutMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('dispatch'), projectId: idSchema, campaignId: idSchema }),
   v.object({ kind: v.literal('unpark'), projectId: idSchema, campaignId: idSchema }),
   v.object({ kind: v.literal('zone'), projectId: idSchema, campaignId: idSchema, planId: idSchema, moment: v.pipe(v.string(), v.regex(/^m\d{1,12}$/)) }),
+  v.object({ kind: v.literal('check'), projectId: idSchema, campaignId: idSchema }),
 ]);
 export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fanoutMessageSchema, body);
 
@@ -47,6 +50,7 @@ export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fano
 export async function processFanoutMessage(message: FanoutMessage, _record?: SQSRecord, context?: Context): Promise<void> {
   if (message.kind === 'unpark') return unpark(message.projectId, message.campaignId, context);
   if (message.kind === 'zone') return releaseZone(message, context);
+  if (message.kind === 'check') return check(message.projectId, message.campaignId);
   if (message.kind === 'start' && !(await startScheduled(message))) return;
   await dispatch(message.projectId, message.campaignId, context);
 }
@@ -119,6 +123,9 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     // The segment was deleted mid-send: what was queued stands.
     return finish(projectId, campaignId, owner, 'SEGMENT_DELETED');
   }
+  // A spread campaign: its audience counted once, each recipient's mail due at its share of the spread.
+  const count = await spreadCount(projectId, campaign, owner, reader, remaining, RESERVE_MS);
+  if (count === COUNT_CONTINUES) return continueLater(projectId, campaignId, owner);
   let cursor = campaign.dispatch?.cursor;
   for (;;) {
     const page = await reader.page(cursor, PAGE_SIZE);
@@ -128,8 +135,8 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     await (redo ? putMissingEmails(records) : Promise.all(chunks(records, 25).map((chunk) => putEmails(chunk))));
     // A local-time send queues only the mail of zones whose moment has come; the rest waits in its zone (zones.ts).
     const routed = campaign.delivery ? await routeToZones(projectId, campaignId, campaign.delivery, records.map((record, index) => ({ id: record.id, recipient: page.recipients[index]! }))) : undefined;
-    const queue = routed ? routed.queue : records.map((record) => record.id);
-    await Promise.all(chunks(queue, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((emailId) => JSON.stringify({ projectId, emailId })))));
+    const messages = pageMessages(projectId, campaign, count, campaign.totalRecipients ?? 0, routed ? routed.queue : records.map((record) => record.id));
+    await Promise.all(chunks(messages, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((message) => message.body), { delays: chunk.map((message) => message.delaySeconds) })));
     campaign = await checkpoint(projectId, campaignId, owner, page.next, records.length, Date.now() + remaining() + LEASE_MARGIN_MS, routed?.zones);
     redo = false;
     cursor = page.next;
@@ -141,6 +148,12 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
       return;
     }
   }
+}
+
+/** Out of time while counting a spread's audience: the dispatch goes on in a new message, and this owner lets go. */
+async function continueLater(projectId: string, campaignId: string, owner: string): Promise<void> {
+  await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
+  await release(projectId, campaignId, owner);
 }
 
 /**
@@ -204,8 +217,12 @@ function zoneCountUpdate(zones: Record<string, number> | undefined): { expressio
   };
 }
 
-/** The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete. */
+/**
+ * The audience is read (or the campaign was cancelled): its size is final; the campaign may already be complete.
+ * Its completion checks start first, so that a failure after the fan-out's end is recorded cannot skip them.
+ */
 async function finish(projectId: string, campaignId: string, owner: string, failureReason?: string): Promise<void> {
+  await queueCheck(projectId, campaignId);
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
@@ -221,6 +238,14 @@ async function finish(projectId: string, campaignId: string, owner: string, fail
   await recordRecipients(projectId, campaignId, recipients);
   logger.info('Campaign audience queued', { projectId, campaignId, recipients });
   await completeIfSettled(projectId, campaignId);
+}
+
+async function check(projectId: string, campaignId: string): Promise<void> {
+  if ((await checkCompletion(projectId, campaignId)) === 'again') await queueCheck(projectId, campaignId);
+}
+
+async function queueCheck(projectId: string, campaignId: string): Promise<void> {
+  await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'check', projectId, campaignId } satisfies FanoutMessage)], { delaySeconds: COMPLETION_CHECK_SECONDS });
 }
 
 async function release(projectId: string, campaignId: string, owner: string): Promise<void> {
@@ -253,6 +278,9 @@ async function unpark(projectId: string, campaignId: string, context?: Context):
   const remaining = () => context?.getRemainingTimeInMillis() ?? 30_000;
   const status = async () => (await readCampaign(projectId, campaignId).catch(() => undefined))?.status;
   let startKey: Record<string, unknown> | undefined;
+  // A spread campaign's parked mail goes out at the spread's pace from the resume.
+  const campaign = await readCampaign(projectId, campaignId).catch(() => undefined);
+  let requeued = 0;
   do {
     if ((await status()) === 'PAUSED') return;
     if (remaining() < RESERVE_MS) {
@@ -270,7 +298,9 @@ async function unpark(projectId: string, campaignId: string, context?: Context):
       }),
     );
     const parked = page.Items ?? [];
-    await sendMessageBatches(config.campaignSendQueueUrl, parked.map((item) => JSON.stringify({ projectId, emailId: item.emailId })));
+    const messages = campaign?.status === 'SENDING' ? respread(projectId, campaign, requeued, parked.map((item) => item.emailId as string)) : parked.map((item) => ({ body: JSON.stringify({ projectId, emailId: item.emailId }), delaySeconds: 0 }));
+    await sendMessageBatches(config.campaignSendQueueUrl, messages.map((message) => message.body), { delays: messages.map((message) => message.delaySeconds) });
+    requeued += parked.length;
     await deleteParked(projectId, campaignId, parked);
     if (parked.length) logger.info('Parked campaign mail queued again', { projectId, campaignId, emails: parked.length });
     startKey = page.LastEvaluatedKey;

@@ -12,7 +12,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Create a campaign',
     description:
-      'A DRAFT: `subject` and `body` (and optionally `text`), or a MARKETING `templateId` whose fields the campaign\'s own override; `from` (needed here or on the template) on a verified domain; `segmentId` narrows the audience (default every subscribed contact). Template, sender domain and segment are checked now (422 on the field) and again when the campaign is sent.',
+      'A DRAFT: `subject` and `body` (and optionally `text`), or a MARKETING `templateId` whose fields the campaign\'s own override; `from` (needed here or on the template) on a verified domain; `segmentId` narrows the audience (default every subscribed contact). Template, sender domain and segment are checked now (422 on the field) and again when the campaign is sent. `spreadOverMinutes` (a whole number, 1–1440, else 422) spreads the sending evenly over that many minutes from the moment it starts: the audience is counted when the fan-out starts and recipient i of N is due at start + i × spread / N — never faster than the SES rate (a spread asking for more ends later) and behind transactional mail, as all campaign mail. A pause holds the mail that falls due meanwhile; the resume sends it at the spread\'s pace from then, the mail not yet due keeping its times. A cancel sends nothing more; the mail not yet due ends CANCELLED when it is next looked at, at the latest when it would have been due. Nothing is sent twice: each email is still sent once by its claim.',
     body: createCampaignSchema,
     bodyExample: { name: 'November newsletter', subject: 'What is new, {{contact.data.firstName}}', body: '<p>News…</p>', from: { name: 'Acme', email: 'news@mail.example.com' } },
     success: { status: 201, description: 'The campaign, DRAFT', data: campaignResponseSchema },
@@ -32,7 +32,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Get a campaign',
     description:
-      'The campaign: content, audience, `status`, schedule, `totalRecipients`, and when paused or failed, why (`pauseReason`, `failureReason`). Sent at a local time in each recipient\'s zone, `delivery` shows its zones: their moments, recipients and status.',
+      'The campaign: content, audience, `status`, schedule, `totalRecipients`, and when paused or failed, why (`pauseReason`, `failureReason`). A spread campaign that has started shows `spread: { overMinutes, startedAt, endsAt, recipients }` (when its last email is due, and the audience it divides); the emails sent so far are `sentCount` of `GET /campaigns/{id}/stats`. Sent at a local time in each recipient\'s zone, `delivery` shows its zones: their moments, recipients and status.',
     success: { status: 200, description: 'The campaign', data: campaignResponseSchema },
     errors: [notFoundCase('campaign')],
   },
@@ -41,7 +41,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Update a campaign',
     description:
-      'DRAFT or SCHEDULED campaigns only; `null` removes an optional field. Checked as on creation.',
+      'DRAFT or SCHEDULED campaigns only; `null` removes an optional field (`spreadOverMinutes: null`: no spread). Checked as on creation.',
     body: patchCampaignSchema,
     bodyExample: { subject: 'Our November news' },
     success: { status: 200, description: 'The updated campaign', data: campaignResponseSchema },

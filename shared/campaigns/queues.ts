@@ -11,4 +11,6 @@ export type FanoutMessage =
   /** After a resume or a cancel of a PAUSED campaign: queue its parked mail again, then continue its dispatch. */
   | { kind: 'unpark'; projectId: string; campaignId: string }
   /** A moment of a local-time send came (its schedule) or the campaign was cancelled: release that moment's held mail (shared/campaigns/zones.ts). */
-  | { kind: 'zone'; projectId: string; campaignId: string; planId: string; moment: string };
+  | { kind: 'zone'; projectId: string; campaignId: string; planId: string; moment: string }
+  /** From the end of its fan-out until it ends, every minute: complete it if its counters missed a settled email (shared/campaigns/completion-check.ts). */
+  | { kind: 'check'; projectId: string; campaignId: string };

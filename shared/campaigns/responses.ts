@@ -48,6 +48,18 @@ export const campaignResponseSchema = v.pipe(
     pausedAt: v.pipe(v.nullable(isoDateTimeSchema), v.description('When the deliverability guard paused the campaign; cleared when it is resumed')),
     pauseReason: v.pipe(v.nullable(v.string()), v.description('Why the deliverability guard paused the campaign (bounce or complaint rate); cleared when POST /campaigns/{id}/send resumes it')),
     delivery: v.pipe(v.nullable(localTimeDeliverySchema), v.description('Sent at a local time in each recipient\'s time zone (POST /campaigns/{id}/send with localTime); null otherwise')),
+    spreadOverMinutes: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('Sending spreads the mail evenly over this many minutes (1–1440); null: as fast as the SES rate allows')),
+    spread: v.pipe(
+      v.nullable(
+        v.strictObject({
+          overMinutes: v.pipe(v.number(), v.integer()),
+          startedAt: isoDateTimeSchema,
+          endsAt: v.pipe(isoDateTimeSchema, v.description('When the last email is due (later only if the SES rate cannot keep up)')),
+          recipients: v.pipe(v.nullable(countSchema), v.description('The audience the spread divides (counted when the fan-out starts); null until then')),
+        }),
+      ),
+      v.description('Once a spread campaign has started: its window; the emails sent so far are the stats\' sentCount. null otherwise'),
+    ),
     createdAt: isoDateTimeSchema,
     updatedAt: isoDateTimeSchema,
   }),

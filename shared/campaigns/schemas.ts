@@ -3,6 +3,7 @@ import { emailSchema } from '../contacts/schemas';
 import { pageQueryEntries } from '../http/pagination';
 import { bodySchema, senderSchema, subjectSchema, textSchema } from '../templates/schemas';
 import { LOCAL_TIME, TIME_ZONE_FIELD } from './local-time';
+import { spreadOverMinutesSchema } from './spread';
 import { campaignStatuses } from './status';
 
 /** The limits on campaigns, documented in the README ("Campaigns"). */
@@ -31,6 +32,7 @@ export const createCampaignSchema = v.pipe(
     from: v.optional(senderSchema),
     replyTo: v.optional(emailSchema),
     segmentId: v.optional(idSchema('segmentId')),
+    spreadOverMinutes: v.optional(spreadOverMinutesSchema),
   }),
   v.forward(
     v.check((input) => input.templateId !== undefined || input.subject !== undefined, 'subject is required unless templateId is given'),
@@ -54,6 +56,7 @@ export const patchCampaignSchema = v.pipe(
     from: v.optional(v.nullable(senderSchema)),
     replyTo: v.optional(v.nullable(emailSchema)),
     segmentId: v.optional(v.nullable(idSchema('segmentId'))),
+    spreadOverMinutes: v.optional(v.nullable(spreadOverMinutesSchema)),
   }),
   v.check((changes) => Object.values(changes).some((value) => value !== undefined), 'give at least one field to change'),
 );

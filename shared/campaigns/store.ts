@@ -8,6 +8,7 @@ import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
 import { presentDelivery, type DeliveryView, type LocalTimeDelivery } from './local-time';
+import { spreadView, type SpreadView } from './spread';
 import { nextStatus, type CampaignAction, type CampaignStatus } from './status';
 
 /** A campaign as the API shows it (names as in Plunk's campaigns API). */
@@ -39,12 +40,18 @@ export interface Campaign {
   pauseReason: string | null;
   /** How it is delivered when sent at a local time in each recipient's zone (shared/campaigns/local-time.ts); null otherwise. */
   delivery: DeliveryView | null;
+  /** Spread the mail evenly over this many minutes from when sending starts (shared/campaigns/spread.ts); null: at once. */
+  spreadOverMinutes: number | null;
+  /** The spread once sending has started: its window and the audience it spreads. */
+  spread: SpreadView | null;
   createdAt: string;
   updatedAt: string;
 }
 
 /** The stored item: the campaign plus what sending keeps on it. */
-export interface StoredCampaign extends Omit<Campaign, 'delivery'> {
+export interface StoredCampaign extends Omit<Campaign, 'delivery' | 'spread' | 'spreadOverMinutes'> {
+  /** Absent on campaigns stored before spreads existed. */
+  spreadOverMinutes?: number | null;
   /** Bumped on every change; writes are conditioned on the version read. */
   version: number;
   /** The id of the schedule a SCHEDULED campaign waits for (its start message names it). */
@@ -52,7 +59,7 @@ export interface StoredCampaign extends Omit<Campaign, 'delivery'> {
   /** The content resolved when sending started: later template edits do not change a send. */
   content?: CampaignContent;
   /** The fan-out's progress (shared/campaigns/dispatch.ts). */
-  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean };
+  dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean; spreadOf?: number; spreadCounted?: number; spreadCursor?: Record<string, unknown> };
   /** The delivery counters when it was last resumed: the guard measures rates over the mail sent since (shared/campaigns/guard.ts). */
   guardBaseline?: GuardCounters;
   /** A local-time send's plan, releases and zone counts (shared/campaigns/local-time.ts). */
@@ -102,6 +109,8 @@ export function present(campaign: StoredCampaign): Campaign {
     pausedAt: campaign.pausedAt ?? null,
     pauseReason: campaign.pauseReason ?? null,
     delivery: campaign.delivery ? presentDelivery(campaign.delivery, campaign.status) : null,
+    spreadOverMinutes: campaign.spreadOverMinutes ?? null,
+    spread: spreadView(campaign),
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
   };

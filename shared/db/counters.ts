@@ -17,6 +17,8 @@ interface Waiter {
 
 interface Pending {
   key: Key;
+  /** A counter item whose `total` counts the items of this kind: one is added when this write creates the item. */
+  countNewOn?: Key;
   adds: Map<string, number>;
   /** Attributes to SET; merging keeps the greatest value (used for names and ISO timestamps). */
   sets: Map<string, string>;
@@ -26,9 +28,9 @@ interface Pending {
 const pending = new Map<string, Pending>();
 const inFlight = new Set<string>();
 
-export function addToCounters(key: Key, adds: Record<string, number>, sets: Record<string, string> = {}): Promise<void> {
+export function addToCounters(key: Key, adds: Record<string, number>, sets: Record<string, string> = {}, { countNewOn }: { countNewOn?: Key } = {}): Promise<void> {
   const id = JSON.stringify(key);
-  const entry: Pending = pending.get(id) ?? { key, adds: new Map(), sets: new Map(), waiters: [] };
+  const entry: Pending = pending.get(id) ?? { key, countNewOn, adds: new Map(), sets: new Map(), waiters: [] };
   pending.set(id, entry);
   for (const [name, value] of Object.entries(adds)) entry.adds.set(name, (entry.adds.get(name) ?? 0) + value);
   for (const [name, value] of Object.entries(sets)) {
@@ -48,7 +50,10 @@ async function flush(id: string): Promise<void> {
   pending.delete(id);
   inFlight.add(id);
   try {
-    await documentClient.send(new UpdateCommand(counterUpdateInput(entry.key, entry.adds, entry.sets)));
+    const written = await documentClient.send(new UpdateCommand({ ...counterUpdateInput(entry.key, entry.adds, entry.sets), ...(entry.countNewOn ? { ReturnValues: 'UPDATED_OLD' } : {}) }));
+    // UPDATED_OLD holds an added attribute's old value unless this write made the item.
+    const [firstAdd] = entry.adds.keys();
+    if (entry.countNewOn && written?.Attributes?.[firstAdd!] === undefined) await addToCounters(entry.countNewOn, { total: 1 });
     entry.waiters.forEach((waiter) => waiter.resolve());
   } catch (error) {
     entry.waiters.forEach((waiter) => waiter.reject(error));

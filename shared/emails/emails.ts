@@ -67,6 +67,10 @@ export interface SendMessage {
   emailId: string;
   /** The request that queued it (its requestId), on the sender's log lines; older messages have none. */
   correlationId?: string;
+  /** A spread campaign's mail: not sent before this time (shared/campaigns/spread.ts). */
+  notBefore?: string;
+  /** With notBefore: the campaign, whose cancel lets the mail through early to end CANCELLED. */
+  campaignId?: string;
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

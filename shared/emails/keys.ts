@@ -15,6 +15,8 @@ import { projectPartition } from '../projects/keys';
  * (the whole record, projection ALL) on every status change.
  */
 export const emailKeys = {
+  /** The partition of a project's email records. */
+  partition: (projectId: string) => projectPartition(projectId),
   email: (projectId: string, emailId: string) => ({ PK: projectPartition(projectId), SK: `EMAIL#${emailId}` }),
   emailPrefix: 'EMAIL#',
   recipientPartition: (projectId: string, address: string) => `${projectPartition(projectId)}#EMAILS_TO#${address.toLowerCase()}`,

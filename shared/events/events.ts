@@ -73,7 +73,7 @@ export function eventWriteItems(projectId: string, event: ContactEvent): Transac
  */
 export async function countEvents(projectId: string, events: ContactEvent[]): Promise<void> {
   await Promise.all([
-    ...events.map((event) => addToCounters(eventKeys.nameCounter(projectId, event.name), { count: 1 }, { name: event.name, lastSeenAt: event.createdAt })),
+    ...events.map((event) => addToCounters(eventKeys.nameCounter(projectId, event.name), { count: 1 }, { name: event.name, lastSeenAt: event.createdAt }, { countNewOn: eventKeys.namesTotal(projectId) })),
     addToCounters(eventKeys.total(projectId), { count: events.length }),
   ]);
 }

@@ -9,6 +9,7 @@ import { projectPartition } from '../projects/keys';
  * | event         | PROJECT#<pid> | EVENT#<id>           | PROJECT#<pid>#CONTACT_EVENTS#<cid> / <id> | PROJECT#<pid>#EVENT_NAME#<name> / <id>  | PROJECT#<pid>#EMAIL_EVENTS#<eid> / <id>   |
  * | name counter  | PROJECT#<pid> | EVENT_NAME#<name>    |                                           |                                         |
  * | project total | PROJECT#<pid> | COUNTER#EVENTS       |                                           |                                         |
+ * | names total   | PROJECT#<pid> | COUNTER#EVENT_NAMES  |                                           |                                         |
  */
 export const eventKeys = {
   event: (projectId: string, eventId: string) => ({ PK: projectPartition(projectId), SK: `EVENT#${eventId}` }),
@@ -26,6 +27,8 @@ export const eventKeys = {
   }),
   nameCounter: (projectId: string, name: string) => ({ PK: projectPartition(projectId), SK: `EVENT_NAME#${name}` }),
   nameCounterPrefix: 'EVENT_NAME#',
+  /** How many names have a counter (`total`). */
+  namesTotal: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'COUNTER#EVENT_NAMES' }),
   total: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'COUNTER#EVENTS' }),
 };
 

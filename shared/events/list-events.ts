@@ -7,8 +7,7 @@ import { decodeCursor, pageOf } from '../http/cursor';
 import type { Page } from '../contacts/list-contacts';
 import { toEvent, type ContactEvent } from './events';
 import { eventIdBounds, eventKeys } from './keys';
-import type { ListEventsQuery } from './schemas';
-import { queryAll } from '../db/query';
+import type { ListEventNamesQuery, ListEventsQuery } from './schemas';
 
 const MAX_TIME = 281474976710655; // the largest ULID time
 
@@ -79,11 +78,33 @@ export interface EventName {
   lastSeenAt: string;
 }
 
-/** GET /events/names: one Query over the name counters — O(names), never a scan of events. */
-export async function listEventNames(projectId: string): Promise<EventName[]> {
-  const items = await queryAll({
-    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
-    ExpressionAttributeValues: { ':pk': eventKeys.total(projectId).PK, ...sortKeyPrefixRange(eventKeys.nameCounterPrefix) },
-  });
-  return items.map((item) => ({ name: item.name as string, count: item.count as number, lastSeenAt: item.lastSeenAt as string }));
+/**
+ * GET /events/names, by name: a page of the name counters (one Query, `limit + 1`) and the count
+ * of names (one GetItem), never a scan of events. Names counted before the names total existed
+ * are not in it: on a one-page list the total is at least the page.
+ */
+export async function listEventNames(projectId: string, query: ListEventNamesQuery): Promise<Page<EventName>> {
+  const binding = JSON.stringify(['event-names', projectId]);
+  const partition = eventKeys.namesTotal(projectId).PK;
+  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
+  const [result, counter] = await Promise.all([
+    documentClient.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
+        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(eventKeys.nameCounterPrefix) },
+        Limit: query.limit + 1,
+        ExclusiveStartKey: startKey,
+      }),
+    ),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: eventKeys.namesTotal(projectId) })),
+  ]);
+  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
+  const counted = (counter.Item?.total as number | undefined) ?? 0;
+  return {
+    items: page.map((item) => ({ name: item.name as string, count: item.count as number, lastSeenAt: item.lastSeenAt as string })),
+    nextCursor,
+    hasMore,
+    total: !hasMore && !query.cursor ? Math.max(counted, page.length) : counted,
+  };
 }

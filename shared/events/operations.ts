@@ -1,7 +1,7 @@
 import type { OperationDoc } from '../http/operation-doc';
 import { pageSchema } from '../http/responses';
 import { eventNameResponseSchema, eventResponseSchema, trackResponseSchema } from './responses';
-import { listEventsQuerySchema, trackRequestSchema } from './schemas';
+import { listEventNamesQuerySchema, listEventsQuerySchema, trackRequestSchema } from './schemas';
 
 /** The OpenAPI entries of the event routes, keyed by route key ('METHOD /path'). */
 export const eventOperations: Record<string, OperationDoc> = {
@@ -30,7 +30,8 @@ export const eventOperations: Record<string, OperationDoc> = {
     tag: 'Events',
     summary: 'List event names',
     description:
-      'Every event name in use with its count and when it was last seen, read from per-name counters. A count is moved right after its event is written, so a rare failure in between leaves it one short, never one over.',
-    success: { status: 200, description: 'Every event name with its count (one page)', data: pageSchema(eventNameResponseSchema) },
+      'The event names in use, in name order, each with its count and when it was last seen, read from per-name counters; paged with `limit` and `cursor` like every list. A count is moved right after its event is written, so a rare failure in between leaves it one short, never one over. `total` is the number of names.',
+    query: listEventNamesQuerySchema,
+    success: { status: 200, description: 'A page of event names with their counts', data: pageSchema(eventNameResponseSchema) },
   },
 };

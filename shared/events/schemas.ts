@@ -41,3 +41,7 @@ export const listEventsQuerySchema = v.object({
 });
 
 export type ListEventsQuery = v.InferOutput<typeof listEventsQuerySchema>;
+
+/** GET /events/names: `limit` and `cursor`, as every list. */
+export const listEventNamesQuerySchema = v.object({ ...pageQueryEntries });
+export type ListEventNamesQuery = v.InferOutput<typeof listEventNamesQuerySchema>;

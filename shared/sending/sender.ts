@@ -17,6 +17,7 @@ import { RetryLater } from '../queue/errors';
 import { isSuppressed } from '../suppression/suppression';
 import { acquireSendSlot, admitSend, type SendLane } from './pacer';
 import { parkCampaignEmail, queuedMailFate, recentQueuedMailFate } from '../campaigns/progress';
+import { holdUntilDue } from '../campaigns/spread';
 import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, sesClient, type AttachmentContent } from './ses';
 
 /** Configuration, read once at cold start. */
@@ -58,6 +59,8 @@ export const sendMessageSchema = v.object({
   projectId: v.pipe(v.string(), v.nonEmpty()),
   emailId: v.pipe(v.string(), v.nonEmpty()),
   correlationId: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  notBefore: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  campaignId: v.optional(v.pipe(v.string(), v.nonEmpty())),
 });
 
 export const parseSendMessage = (body: unknown): SendMessage => v.parse(sendMessageSchema, body);
@@ -84,6 +87,8 @@ export const sendMessageProcessor =
  */
 async function processEmail(message: SendMessage, record: SQSRecord | undefined, lane: SendLane, listeners: readonly OutcomeListener[], context?: Context): Promise<void> {
   const log = { projectId: message.projectId, emailId: message.emailId };
+  // A spread campaign's mail not due yet goes back to the queue, unclaimed.
+  await holdUntilDue(message);
   const claimedAt = Date.now();
   // The lease's end bounds when this claim's mail can reach SES (UNSETTLED_GRACE_MS counts from it).
   const sendBy = Math.min(claimedAt + LEASE_MS, context ? claimedAt + context.getRemainingTimeInMillis() : Infinity) - SEND_RESERVE_MS;

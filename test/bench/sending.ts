@@ -20,6 +20,7 @@
  * reads TABLE_NAME and SEND_QUEUE_URL when it is first imported.
  */
 import { handler as publicHandler } from '../../functions/public/handler';
+import { carefulFetch } from '../support/careful-fetch';
 import type { LocalStack } from '../support/local-stack';
 import { countCalls, describeCalls, type CallCount } from './calls';
 import { measureCallsPerEmail } from './email-calls';
@@ -160,12 +161,17 @@ async function measurePacing(stack: LocalStack, rate: number): Promise<Pacing> {
   await Promise.all(
     Array.from({ length: requests }, async (_, r) => {
       const to = Array.from({ length: RECIPIENTS_PER_REQUEST }, (_, i) => `pace-${runId}-${r * RECIPIENTS_PER_REQUEST + i}@bench.example.com`);
-      const response = await fetch(`${stack.baseUrl}/v1/send`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${stack.secretKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify((sendRequest(stack.secretKey, to).body as object)),
-      });
-      const json = (await response.json()) as { data?: { emails?: unknown[] }; error?: unknown };
+      // A loaded machine may answer 503: retried with the request's Idempotency-Key, as the API asks of clients.
+      const response = await carefulFetch(
+        `${stack.baseUrl}/v1/send`,
+        {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${stack.secretKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': `pace-${runId}-${rate}-${r}` },
+          body: JSON.stringify(sendRequest(stack.secretKey, to).body as object),
+        },
+        { repeatable: true },
+      );
+      const json = response.body as { data?: { emails?: unknown[] }; error?: unknown };
       if (response.status !== 200 || json.data?.emails?.length !== RECIPIENTS_PER_REQUEST) {
         throw new Error(`POST /v1/send (${RECIPIENTS_PER_REQUEST} recipients) answered ${response.status}: ${JSON.stringify(json.error ?? json.data)}`);
       }

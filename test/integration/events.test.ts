@@ -61,6 +61,8 @@ describe('events', () => {
     const byContactAndName = await api('GET', `/events?email=${encodeURIComponent(email)}&name=viewed`, { key });
     const future = await api('GET', `/events?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { key });
     const names = await api('GET', '/events/names', { key });
+    const firstName = await api('GET', '/events/names?limit=1', { key });
+    const nextName = await api('GET', `/events/names?limit=1&cursor=${firstName.body.data.nextCursor}`, { key });
 
     expect(all.body.data.items.map((event: { name: string }) => event.name)).toEqual(['viewed', 'viewed']);
     expect(all.body.data.total).toBe(5);
@@ -68,6 +70,9 @@ describe('events', () => {
     expect(byName.body.data).toMatchObject({ total: 1, items: [expect.objectContaining({ name: 'bought' })] });
     expect(byContactAndName.body.data.items).toHaveLength(3);
     expect(future.body.data.items).toEqual([]);
+    // Names come in name order, a page at a time like every list
+    expect([firstName.body.data.items[0].name, nextName.body.data.items[0].name]).toEqual(names.body.data.items.slice(0, 2).map((item: { name: string }) => item.name));
+    expect(firstName.body.data).toMatchObject({ hasMore: true, total: names.body.data.total });
     expect(names.body.data.items).toEqual(
       expect.arrayContaining([
         { name: 'viewed', count: 4, lastSeenAt: expect.any(String) },

@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * writers through it step by step. It understands the expressions the segment membership code
  * uses (begins_with and BETWEEN sort-key queries, GSI1/GSI2 range queries with a name filter,
  * condition expressions of comparisons, AND/OR/NOT and attribute_(not_)exists, SET, ADD and REMOVE
- * updates, an update's ReturnValues ALL_NEW).
+ * updates, an update's ReturnValues ALL_NEW and UPDATED_OLD, Limit and ExclusiveStartKey on the table).
  *
  * `hold(name, matches)` parks every matching command until `release(name)`, and the command then
  * runs against the table as it is at release: a test orders the writers' reads and writes. A
@@ -37,20 +37,48 @@ export class FakeTable {
 
   constructor(stub: AwsClientStub<DynamoDBDocumentClient>) {
     stub.on(GetCommand).callsFake((input: Input) => this.run('Get', input, () => ({ Item: this.get(input.Key) })));
-    stub.on(QueryCommand).callsFake((input: Input) => this.run('Query', input, () => ({ Items: this.query(input) })));
+    stub.on(QueryCommand).callsFake((input: Input) => this.run('Query', input, () => this.query(input)));
     stub.on(BatchGetCommand).callsFake((input: Input) =>
       this.run('BatchGet', input, () => ({
         Responses: Object.fromEntries(Object.entries(input.RequestItems as Record<string, { Keys: Item[] }>).map(([table, { Keys }]) => [table, Keys.map((key) => this.get(key)).filter(Boolean)])),
       })),
     );
     stub.on(TransactWriteCommand).callsFake((input: Input) => this.run('TransactWrite', input, () => this.transact(input.TransactItems as Input[])));
+    stub.on(PutCommand).callsFake((input: Input) =>
+      this.run('Put', input, () => {
+        if (!this.holds(input.ConditionExpression, this.get(input.Item), input.ExpressionAttributeValues, input.ExpressionAttributeNames)) {
+          throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+        }
+        this.put(input.Item);
+        return {};
+      }),
+    );
+    stub.on(DeleteCommand).callsFake((input: Input) =>
+      this.run('Delete', input, () => {
+        const before = this.get(input.Key);
+        this.items.delete(keyOf(input.Key));
+        return input.ReturnValues === 'ALL_OLD' && before ? { Attributes: before } : {};
+      }),
+    );
+    stub.on(BatchWriteCommand).callsFake((input: Input) =>
+      this.run('BatchWrite', input, () => {
+        for (const request of Object.values(input.RequestItems as Record<string, Input[]>).flat()) {
+          if (request.PutRequest) this.put(request.PutRequest.Item);
+          if (request.DeleteRequest) this.items.delete(keyOf(request.DeleteRequest.Key));
+        }
+        return {};
+      }),
+    );
     stub.on(UpdateCommand).callsFake((input: Input) =>
       this.run('Update', input, () => {
         if (!this.holds(input.ConditionExpression, this.get(input.Key), input.ExpressionAttributeValues, input.ExpressionAttributeNames)) {
           throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
         }
+        const before = this.get(input.Key);
         this.update(input);
-        return input.ReturnValues === 'ALL_NEW' ? { Attributes: this.get(input.Key) } : {};
+        if (input.ReturnValues === 'ALL_NEW') return { Attributes: this.get(input.Key) };
+        // UPDATED_OLD: the whole old item stands in for its updated attributes (none when the update made it).
+        return input.ReturnValues === 'UPDATED_OLD' && before ? { Attributes: before } : {};
       }),
     );
   }
@@ -78,7 +106,7 @@ export class FakeTable {
     return item && { ...item };
   }
 
-  /** Parks matching commands (each command kind: Get, Query, BatchGet, TransactWrite, Update) until release. */
+  /** Parks matching commands (each command kind: Get, Query, BatchGet, TransactWrite, Update, Put, Delete, BatchWrite) until release. */
   hold(name: string, matches: (command: string, input: Input, actor: string | undefined) => boolean): void {
     let release = () => {};
     const open = new Promise<void>((resolve) => (release = resolve));
@@ -116,18 +144,23 @@ export class FakeTable {
     return action();
   }
 
-  private query(input: Input): Item[] {
+  /** The table: `PK = :pk` with `begins_with(SK, :prefix)` or `SK BETWEEN :a AND :b`; Limit (counted before the filter, as DynamoDB does) and ExclusiveStartKey. */
+  private query(input: Input): { Items: Item[]; LastEvaluatedKey?: Item } {
     const values = input.ExpressionAttributeValues as Item;
-    if (input.IndexName) return this.indexQuery(input, values);
+    if (input.IndexName) return { Items: this.indexQuery(input, values) };
     const condition = String(input.KeyConditionExpression);
-    const inRange = condition.includes('BETWEEN')
-      ? (sk: string) => sk >= String(values[':low']) && sk <= String(values[':high'])
+    const between = /SK BETWEEN (:\w+) AND (:\w+)/.exec(condition);
+    const inRange = between
+      ? (sk: string) => sk >= String(values[between[1]!]) && sk <= String(values[between[2]!])
       : (sk: string) => sk.startsWith(String(values[':prefix']));
-    const found = [...this.items.values()]
-      .filter((item) => item.PK === values[':pk'] && inRange(String(item.SK)))
-      .filter((item) => !input.FilterExpression || evaluate(String(input.FilterExpression), item, values, input.ExpressionAttributeNames ?? {}))
-      .sort((a, b) => String(a.SK).localeCompare(String(b.SK)));
-    return (input.ScanIndexForward === false ? found.reverse() : found).map((item) => ({ ...item }));
+    const sorted = [...this.items.values()].filter((item) => item.PK === values[':pk'] && inRange(String(item.SK))).sort((a, b) => String(a.SK).localeCompare(String(b.SK)));
+    const ordered = input.ScanIndexForward === false ? sorted.reverse() : sorted;
+    const after = input.ExclusiveStartKey ? ordered.findIndex((item) => item.SK === input.ExclusiveStartKey.SK) + 1 : 0;
+    const evaluated = ordered.slice(after, input.Limit === undefined ? undefined : after + Number(input.Limit));
+    const last = evaluated[evaluated.length - 1];
+    const more = after + evaluated.length < ordered.length;
+    const Items = evaluated.filter((item) => !input.FilterExpression || evaluate(String(input.FilterExpression), item, values, input.ExpressionAttributeNames ?? {})).map((item) => ({ ...item }));
+    return { Items, ...(more && last ? { LastEvaluatedKey: { PK: last.PK, SK: last.SK } } : {}) };
   }
 
   /** GSI1 / GSI2: `<index>PK = :pk AND <index>SK >= :low`, in sort-key order, with a `#name IN (…)` filter. */
@@ -171,7 +204,8 @@ export class FakeTable {
     const values = (input.ExpressionAttributeValues ?? {}) as Item;
     const name = (alias: string) => names[alias] ?? alias;
     for (const [, clause, body] of String(input.UpdateExpression).matchAll(/(SET|ADD|REMOVE)\s+(.*?)(?=\s+(?:SET|ADD|REMOVE)\s+|$)/g)) {
-      for (const part of body!.split(',').map((text) => text.trim())) {
+      // Commas between clauses, not inside if_not_exists( , ).
+      for (const part of body!.split(/,(?![^(]*\))/).map((text) => text.trim())) {
         if (clause === 'REMOVE') {
           delete item[name(part)];
         } else if (clause === 'SET') {
@@ -192,17 +226,18 @@ const keyOf = (item: Item) => `${String(item.PK)}|${String(item.SK)}`;
 
 /**
  * A condition or filter expression against an item: AND, OR, NOT, parentheses, comparisons
- * (= <> < <= > >=), `IN (…)`, attribute_exists / attribute_not_exists, top-level attribute names.
+ * (= <> < <= > >=), `IN (…)`, attribute_exists / attribute_not_exists, attribute names and dotted paths of them.
  */
 function evaluate(expression: string, item: Item, values: Item, names: Record<string, string>): boolean {
-  const tokens = expression.match(/<>|<=|>=|[()=<>,]|:[\w]+|#[\w]+|[A-Za-z_][\w]*/g) ?? [];
+  const tokens = expression.match(/<>|<=|>=|[()=<>,]|:[\w]+|(?:#[\w]+|[A-Za-z_][\w]*)(?:\.(?:#[\w]+|[A-Za-z_][\w]*))*/g) ?? [];
   let at = 0;
   const peek = () => tokens[at];
   const next = () => tokens[at++]!;
   const expect = (token: string) => {
     if (next() !== token) throw new Error(`FakeTable: cannot read the expression ${expression}`);
   };
-  const operand = (token: string): unknown => (token.startsWith(':') ? values[token] : item[names[token] ?? token]);
+  const operand = (token: string): unknown =>
+    token.startsWith(':') ? values[token] : token.split('.').reduce<unknown>((value, part) => (value as Item | undefined)?.[names[part] ?? part], item);
   const compare = (left: unknown, operator: string, right: unknown): boolean => {
     if (operator === '=') return left === right;
     if (operator === '<>') return left !== right;

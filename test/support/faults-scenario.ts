@@ -1,6 +1,7 @@
 import { GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { carefulFetch } from './careful-fetch';
 import { startLocalStack, type LocalStack } from './local-stack';
 
 /**
@@ -122,16 +123,13 @@ export async function runFaultsScenario(
   const seconds = (since: number) => (performance.now() - since) / 1000;
 
   /**
-   * One HTTP call as a careful client makes it: a 503 (or a 409 for a key still in progress) is
-   * retried after Retry-After. So are the gateway's 502/504 for a function that ran out of time
-   * (on a loaded two-core machine a cold start can eat most of a 10 s timeout), which only calls
-   * that are safe to repeat (GET, an Idempotency-Key, or `repeatable`: a tracked event, whose
-   * workflow a contact enters once whatever the events) get here. A run killed by its timeout
-   * holds its key for the lease (35 s), so the retries go on past it.
+   * One HTTP call as a careful client makes it (test/support/careful-fetch.ts). A run killed by its
+   * timeout holds its key for the lease (35 s), so the retries go on past it.
    */
   async function call(method: string, path: string, options: { body?: unknown; raw?: string; contentType?: string; idempotencyKey?: string; repeatable?: boolean } = {}): Promise<Answer> {
-    for (let attempt = 1; ; attempt++) {
-      const response = await fetch(`${stack.baseUrl}${path}`, {
+    const { status, body } = await carefulFetch(
+      `${stack.baseUrl}${path}`,
+      {
         method,
         headers: {
           Authorization: `Bearer ${stack.secretKey}`,
@@ -139,17 +137,17 @@ export async function runFaultsScenario(
           ...(options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {}),
         },
         body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-      });
-      const text = await response.text();
-      const body = text && response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text;
-      statuses.push(response.status);
-      if (response.status === 500) fiveHundreds.push(`${method} ${path}: ${text.slice(0, 200)}`);
-      const inProgress = response.status === 409 && body?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
-      const timedOut = (response.status === 502 || response.status === 504) && (method === 'GET' || options.idempotencyKey !== undefined || options.repeatable === true);
-      if ((response.status !== 503 && !inProgress && !timedOut) || attempt >= 90) return { status: response.status, body };
-      if (response.status === 503 && !/^\d+$/.test(response.headers.get('retry-after') ?? '')) unexpected.push(`${method} ${path}: a 503 without a Retry-After in seconds`);
-      await sleep(1000 * Number(response.headers.get('retry-after') ?? 1));
-    }
+      },
+      {
+        repeatable: method === 'GET' || options.idempotencyKey !== undefined || options.repeatable === true,
+        onAnswer: (answer) => {
+          statuses.push(answer.status);
+          if (answer.status === 500) fiveHundreds.push(`${method} ${path}: ${answer.text.slice(0, 200)}`);
+          if (answer.status === 503 && !/^\d+$/.test(answer.headers.get('retry-after') ?? '')) unexpected.push(`${method} ${path}: a 503 without a Retry-After in seconds`);
+        },
+      },
+    );
+    return { status, body };
   }
 
   /**
@@ -284,7 +282,8 @@ export async function runFaultsScenario(
         const data = got.body?.data;
         const settled = data && data.sentCount + data.failedCount + data.suppressedCount + data.cancelledCount >= sizes.campaign;
         return settled && (await call('GET', `/campaigns/${campaignId}`)).body?.data?.status === 'SENT' ? data : undefined;
-      }, 120_000)
+        // A lost counter add is repaired by the campaign's completion check: up to a minute, after 2 quiet minutes (shared/campaigns/completion-check.ts).
+      }, 240_000)
     : undefined;
   const campaign = campaignId ? (await call('GET', `/campaigns/${campaignId}`)).body?.data : undefined;
   check(

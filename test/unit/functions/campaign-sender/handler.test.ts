@@ -6,6 +6,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../../functions/campaign-sender/handler';
 import { C, campaignEmailRecord, campaignKey, P } from '../../../support/campaign-fixtures';
+import { sqsRecord } from '../../../support/sqs-records';
 import { recentQueuedMailFate, resetRecentFates } from '../../../../shared/campaigns/progress';
 import { resetPacerMemory } from '../../../../shared/sending/pacer';
 
@@ -17,21 +18,7 @@ const emailKey = { PK: `PROJECT#${P}`, SK: 'EMAIL#E1' };
 
 const email = campaignEmailRecord({ status: 'SENDING', leaseUntil: 1_795_000_000_000 });
 
-const event: SQSEvent = {
-  Records: [
-    {
-      messageId: 'm1',
-      receiptHandle: 'rh-m1',
-      body: JSON.stringify({ projectId: P, emailId: 'E1' }),
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '1', SenderId: 'x', ApproximateFirstReceiveTimestamp: '1' },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:campaign-send',
-      awsRegion: 'us-east-1',
-    },
-  ],
-};
+const event: SQSEvent = { Records: [sqsRecord({ body: { projectId: P, emailId: 'E1' }, queueArn: 'arn:aws:sqs:us-east-1:123456789012:campaign-send' })] };
 
 const conditionFailedAt = (index: number) =>
   new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [0, 1, 2].map((item) => ({ Code: item === index ? 'ConditionalCheckFailed' : 'None' })) });

@@ -126,6 +126,46 @@ describe('the campaign fan-out (campaign-dispatch)', () => {
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).find((input) => input.Key!.SK === statsKey.SK)).toMatchObject({ UpdateExpression: 'SET recipients = :recipients', ExpressionAttributeValues: { ':recipients': 3 } });
   });
 
+  it('starts the completion checks when the fan-out ends, before it records its end, each a minute later', async () => {
+    // Prepare
+    givenAudience([[contact(1)]]);
+    givenCampaignUpdates();
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+
+    // Assess
+    expect(queuedBodies(FANOUT_QUEUE_URL)).toEqual([{ kind: 'check', projectId: P, campaignId: C }]);
+    const check = sqs.commandCalls(SendMessageBatchCommand).find((call) => call.args[0].input.QueueUrl === FANOUT_QUEUE_URL)!;
+    expect(check.args[0].input.Entries![0]!.DelaySeconds).toBe(60);
+    // sinon numbers calls across all stubs: the check was queued before the end was written
+    const finish = ddb.commandCalls(UpdateCommand).find((call) => call.args[0].input.UpdateExpression!.startsWith('SET #dispatch.#done'))!;
+    const callId = (call: object) => (call as { callId: number }).callId;
+    expect(callId(check)).toBeLessThan(callId(finish));
+  });
+
+  it('checks a campaign again a minute later while its emails are still being sent, and stops once it has ended', async () => {
+    // Prepare: a SENDING campaign whose fan-out is done, one email still QUEUED
+    ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { ...campaign, dispatch: { done: true } } });
+    ddb.on(QueryCommand).resolves({ Items: [{ status: 'SENT', sentAt: '2026-11-23T09:00:01.000Z' }, { status: 'QUEUED', updatedAt: '2026-11-23T09:00:00.000Z' }] });
+    sqs.on(SendMessageBatchCommand).resolves({ Failed: [] });
+
+    // Act
+    await processFanoutMessage({ kind: 'check', projectId: P, campaignId: C });
+
+    // Assess
+    expect(queuedBodies(FANOUT_QUEUE_URL)).toEqual([{ kind: 'check', projectId: P, campaignId: C }]);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+
+    // Act: the campaign has ended meanwhile
+    sqs.resetHistory();
+    ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { ...campaign, status: 'SENT' } });
+    await processFanoutMessage({ kind: 'check', projectId: P, campaignId: C });
+
+    // Assess
+    expect(queuedBodies(FANOUT_QUEUE_URL)).toEqual([]);
+  });
+
   it('derives the same email ids when a page is dispatched again, so a redelivered page never sends twice', async () => {
     // Prepare
     givenAudience([[contact(1), contact(2)]]);

@@ -35,4 +35,20 @@ describe('addToCounters', () => {
 
     expect(results.map((result) => result.status)).toEqual(['rejected', 'fulfilled']);
   });
+
+  it('counts an item on its kind\'s total when the write made it, and only then', async () => {
+    // Prepare: the first write makes the name's counter, the second finds it
+    const total = { PK: 'PROJECT#P1', SK: 'COUNTER#EVENT_NAMES' };
+    ddb.on(UpdateCommand, { Key: key }).resolvesOnce({}).resolves({ Attributes: { count: 1 } });
+    ddb.on(UpdateCommand, { Key: total }).resolves({});
+
+    // Act
+    await addToCounters(key, { count: 1 }, {}, { countNewOn: total });
+    await addToCounters(key, { count: 1 }, {}, { countNewOn: total });
+
+    // Assess
+    const totals = ddb.commandCalls(UpdateCommand, { Key: total }).map((call) => call.args[0].input.ExpressionAttributeValues);
+    expect(totals).toEqual([{ ':a0': 1 }]);
+    expect(ddb.commandCalls(UpdateCommand, { Key: key })[0]!.args[0].input.ReturnValues).toBe('UPDATED_OLD');
+  });
 });

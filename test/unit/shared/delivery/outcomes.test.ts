@@ -2,31 +2,16 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { recordOutcome, recordSendEnd, type Outcome, type OutcomeListener } from '../../../../shared/delivery/outcomes';
-import { finishClaimItem, type EmailRecord } from '../../../../shared/emails/emails';
+import { finishClaimItem } from '../../../../shared/emails/emails';
 import { newEvent } from '../../../../shared/events/events';
+import { sendingEmailRecord } from '../../../support/email-fixtures';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
 /** Contact ids are ULIDs (anything else is not found). */
 const CONTACT = '01JD0000000000000000000000';
 
-const email: EmailRecord = {
-  id: 'E1',
-  projectId: 'P1',
-  contactId: CONTACT,
-  to: { email: 'jane@example.com' },
-  from: { email: 'news@acme.test' },
-  replyTo: [],
-  subject: 'Hello',
-  html: '<p>Hello</p>',
-  headers: [],
-  attachments: [],
-  source: { type: 'transactional' },
-  marketing: false,
-  status: 'SENDING',
-  createdAt: '2026-11-22T10:00:00.000Z',
-  updatedAt: '2026-11-22T10:00:01.000Z',
-};
+const email = sendingEmailRecord({ contactId: CONTACT });
 const emailKey = { PK: 'PROJECT#P1', SK: 'EMAIL#E1' };
 const contactKey = { PK: 'PROJECT#P1', SK: `CONTACT#${CONTACT}` };
 const refused = () => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] });
@@ -49,7 +34,8 @@ describe('recordOutcome', () => {
   beforeEach(() => {
     ddb.reset();
     ddb.on(PutCommand).resolves({});
-    ddb.on(UpdateCommand).resolves({});
+    // Counters that exist already (a name seen before is not counted again on the names total).
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
     ddb.on(TransactWriteCommand).resolves({});
     ddb.on(GetCommand, { Key: contactKey }).resolves({ Item: { contactId: CONTACT, email: 'jane@example.com', subscribed: true, data: {}, createdAt: 'c', updatedAt: 'u' } });
   });
@@ -139,7 +125,8 @@ describe('recordOutcome', () => {
 describe('recordSendEnd', () => {
   beforeEach(() => {
     ddb.reset();
-    ddb.on(UpdateCommand).resolves({});
+    // Counters that exist already (a name seen before is not counted again on the names total).
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
     ddb.on(TransactWriteCommand).resolves({});
   });
 

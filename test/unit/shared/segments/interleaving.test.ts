@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ulid } from 'ulid';
@@ -187,6 +188,9 @@ async function everyOrder(scenario: Scenario, expected: { member: boolean; event
 
 const ENTERED = 'segment.entered';
 const EXITED = 'segment.exited';
+
+// Each scenario plays 84 orders step by step: about a second on a quiet machine, many on a loaded one.
+jest.setTimeout(60_000);
 
 describe('the build and the stream consumer in every order of their steps', () => {
   beforeEach(() => {

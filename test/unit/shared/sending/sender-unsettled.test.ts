@@ -2,14 +2,15 @@ import { jest } from '@jest/globals';
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
 import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../../functions/sender/handler';
 import { sesEventApplier, type SesEvent } from '../../../../shared/delivery/ses-events';
 import { sesTagNames } from '../../../../shared/delivery/ses-tags';
-import type { EmailRecord } from '../../../../shared/emails/emails';
 import { resetPacerMemory } from '../../../../shared/sending/pacer';
+import { sendingEmailRecord } from '../../../support/email-fixtures';
 import { FakeTable } from '../../../support/fake-table';
+import { sqsRecord } from '../../../support/sqs-records';
 
 /**
  * A claim that ran out unfinished (its sender timed out after SES accepted the mail, before it
@@ -28,37 +29,9 @@ const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/send';
 const NOW = 1_795_000_000_000;
 const emailKey = { PK: 'PROJECT#P1', SK: 'EMAIL#E1' };
 
-const email: EmailRecord = {
-  id: 'E1',
-  projectId: 'P1',
-  contactId: 'C1',
-  to: { email: 'jane@example.com' },
-  from: { email: 'hello@acme.test' },
-  replyTo: [],
-  subject: 'Hello',
-  html: '<p>Hello</p>',
-  headers: [],
-  attachments: [],
-  source: { type: 'transactional' },
-  marketing: false,
-  status: 'SENDING',
-  createdAt: '2026-11-18T20:00:00.000Z',
-  updatedAt: '2026-11-18T20:00:00.000Z',
-};
+const email = sendingEmailRecord({ from: { email: 'hello@acme.test' }, createdAt: '2026-11-18T20:00:00.000Z', updatedAt: '2026-11-18T20:00:00.000Z' });
 
-function record(receiveCount: number): SQSRecord {
-  return {
-    messageId: 'm1',
-    receiptHandle: `rh-${receiveCount}`,
-    body: JSON.stringify({ projectId: 'P1', emailId: 'E1' }),
-    attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '1', SenderId: 'x', ApproximateFirstReceiveTimestamp: '1' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: QUEUE_ARN,
-    awsRegion: 'us-east-1',
-  };
-}
+const record = (receiveCount: number) => sqsRecord({ body: { projectId: 'P1', emailId: 'E1' }, receiveCount, queueArn: QUEUE_ARN });
 const event = (receiveCount: number): SQSEvent => ({ Records: [record(receiveCount)] });
 
 /** SES's Send event for the email, as EventBridge hands it to functions/ses-events/handler.ts. */

@@ -11,6 +11,8 @@ import { sesTagNames } from '../../../../shared/delivery/ses-tags';
 import type { EmailRecord } from '../../../../shared/emails/emails';
 import { resetPacerMemory } from '../../../../shared/sending/pacer';
 import { retryDelaySeconds } from '../../../../shared/sending/sender';
+import { sendingEmailRecord } from '../../../support/email-fixtures';
+import { sqsRecord } from '../../../support/sqs-records';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const ses = mockClient(SESv2Client);
@@ -21,41 +23,21 @@ const QUEUE_ARN = 'arn:aws:sqs:us-east-1:123456789012:send';
 const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/send';
 const PDF = new Uint8Array([37, 80, 68, 70]);
 
-const email: EmailRecord = {
-  id: 'E1',
-  projectId: 'P1',
-  contactId: 'C1',
+const email = sendingEmailRecord({
   to: { email: 'jane@example.com', name: 'Jane' },
   from: { email: 'news@acme.test', name: 'Acme News' },
   replyTo: ['support@acme.test'],
-  subject: 'Hello',
-  html: '<p>Hello</p>',
   headers: [{ name: 'List-Unsubscribe', value: '<https://u.test/x>' }],
   attachments: [{ key: 'attachments/P1/E1/0', filename: 'report.pdf', contentType: 'application/pdf', size: 4 }],
-  source: { type: 'transactional' },
-  marketing: false,
-  status: 'SENDING',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:01.000Z',
   leaseUntil: 1_767_225_661_000,
-};
+});
 const emailKey = { PK: 'PROJECT#P1', SK: 'EMAIL#E1' };
 const contactKey = { PK: 'PROJECT#P1', SK: 'CONTACT#C1' };
 const suppressionKey = { PK: 'PROJECT#P1', SK: 'SUPPRESSED#jane@example.com' };
 
-function record(body: string, messageId = 'm1', receiveCount = 1): SQSRecord {
-  return {
-    messageId,
-    receiptHandle: `rh-${messageId}`,
-    body,
-    attributes: { ApproximateReceiveCount: String(receiveCount), SentTimestamp: '1', SenderId: 'x', ApproximateFirstReceiveTimestamp: '1' },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: QUEUE_ARN,
-    awsRegion: 'us-east-1',
-  };
-}
+const record = (body: string, messageId = 'm1', receiveCount = 1) => sqsRecord({ body, messageId, receiveCount, queueArn: QUEUE_ARN });
 const event = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
 const sendBody = JSON.stringify({ projectId: 'P1', emailId: 'E1' });
 

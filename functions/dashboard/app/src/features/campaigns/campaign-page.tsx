@@ -23,6 +23,7 @@ import {
   type Campaign,
   type CampaignInput,
 } from './api';
+import { SpreadField } from './spread-panel';
 
 const CampaignReport = lazy(() => import('./campaign-report'));
 
@@ -36,9 +37,11 @@ interface Draft {
   fromDomain: string;
   replyTo: string;
   segmentId: string;
+  /** Minutes as typed; empty: no spread. */
+  spreadOverMinutes: string;
 }
 
-const EMPTY: Draft = { name: '', mode: 'own', templateId: '', content: { subject: '', body: '', text: null, format: 'html' }, fromName: '', fromLocal: '', fromDomain: '', replyTo: '', segmentId: '' };
+const EMPTY: Draft = { name: '', mode: 'own', templateId: '', content: { subject: '', body: '', text: null, format: 'html' }, fromName: '', fromLocal: '', fromDomain: '', replyTo: '', segmentId: '', spreadOverMinutes: '' };
 
 function toDraft(campaign: Campaign): Draft {
   const [local = '', domain = ''] = campaign.from?.email.split('@') ?? [];
@@ -52,6 +55,7 @@ function toDraft(campaign: Campaign): Draft {
     fromDomain: domain,
     replyTo: campaign.replyTo ?? '',
     segmentId: campaign.segmentId ?? '',
+    spreadOverMinutes: campaign.spreadOverMinutes ? String(campaign.spreadOverMinutes) : '',
   };
 }
 
@@ -69,6 +73,7 @@ function toInput(draft: Draft, saved: boolean): CampaignInput {
     from,
     replyTo: draft.replyTo.trim() || none,
     segmentId: draft.segmentId || none,
+    spreadOverMinutes: draft.spreadOverMinutes.trim() ? Number(draft.spreadOverMinutes) : none,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as CampaignInput;
 }
@@ -152,6 +157,7 @@ function Compose({ saved }: { saved: Campaign | undefined }) {
             onChange={(event) => set({ segmentId: event.target.value })}
             options={[['', 'Every subscribed contact'], ...(segments.data?.items ?? []).map((segment) => [segment.id, `Segment: ${segment.name}`] as const)]}
           />
+          <SpreadField value={draft.spreadOverMinutes} onChange={(spreadOverMinutes) => set({ spreadOverMinutes })} />
         </div>
         <fieldset className="inline-choice">
           <legend>Content</legend>

@@ -14,4 +14,4 @@ export const useEvents = (query: EventsQuery) =>
   useQuery({ queryKey: eventKeys.list(query), queryFn: () => unwrap(api.GET('/events', { params: { query } })), placeholderData: (previous) => previous });
 
 /** The event names recorded so far, offered in the name filter. */
-export const useEventNames = () => useQuery({ queryKey: eventKeys.names(), queryFn: () => unwrap(api.GET('/events/names', {})) });
+export const useEventNames = () => useQuery({ queryKey: eventKeys.names(), queryFn: () => unwrap(api.GET('/events/names', { params: { query: { limit: '100' } } })) });

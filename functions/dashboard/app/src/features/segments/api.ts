@@ -41,7 +41,7 @@ export const useSegmentMembers = (id: string, cursor: string | undefined, pollin
   });
 
 /** The event names recorded so far, offered in event conditions. */
-export const useEventNames = () => useQuery({ queryKey: segmentKeys.eventNames(), queryFn: () => unwrap(api.GET('/events/names', {})), staleTime: 60_000 });
+export const useEventNames = () => useQuery({ queryKey: segmentKeys.eventNames(), queryFn: () => unwrap(api.GET('/events/names', { params: { query: { limit: '100' } } })), staleTime: 60_000 });
 
 /** The value once it has stayed the same for `delayMs` (the live counts wait for typing to pause). */
 export function useDebounced<T>(value: T, delayMs: number): T {
