@@ -1,3 +1,5 @@
+import { chooseWinner } from '../../shared/campaigns/ab-test';
+import { abWinnerSchema } from '../../shared/campaigns/ab-test-model';
 import { cancelCampaign, createCampaign, deleteCampaign, getCampaign, getCampaignAudience, listCampaigns, sendCampaign, updateCampaign } from '../../shared/campaigns/campaigns';
 import { sendAtLocalTime } from '../../shared/campaigns/local-time-send';
 import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from '../../shared/campaigns/schemas';
@@ -43,4 +45,10 @@ export const handler = createHttpHandler({
   'GET /campaigns/{id}/audience': async ({ projectId, pathParameters }) => ({ data: await getCampaignAudience(projectId, pathId(pathParameters, 'Campaign')) }),
 
   'GET /campaigns/{id}/stats': async ({ projectId, pathParameters }) => ({ data: await getCampaignStats(projectId, pathId(pathParameters, 'Campaign')) }),
+
+  'POST /campaigns/{id}/ab-winner': async ({ projectId, pathParameters, body }) => {
+    const id = pathId(pathParameters, 'Campaign');
+    const { variant } = parseInput(abWinnerSchema, body);
+    return { data: await chooseWinner(projectId, id, variant) };
+  },
 });

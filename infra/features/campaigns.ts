@@ -27,7 +27,10 @@ export function addCampaigns(stack: Stack, resources: SharedResources, api: Api,
   queueConsumer(stack, 'campaign-fanout', fanoutQueue, table, { logRemovalPolicy: removalPolicy })
     .bindQueue(fanoutQueue, variables.campaignFanoutQueueUrl)
     .bindQueue(campaignSendQueue, variables.campaignSendQueueUrl)
-    .bindUnsubscribeLinks(links);
+    .bindUnsubscribeLinks(links)
+    // An A/B test's one-time schedule, made when its sample is queued, picks the winner.
+    .bindScheduler(resources.scheduler, [fanoutQueue])
+    .addEnvironment(variables.campaignFanoutQueueArn.name, fanoutQueue.queueArn);
   queueConsumer(stack, 'campaign-send', campaignSendQueue, table, {
     logRemovalPolicy: removalPolicy,
     environment: { [variables.sendRatePerSecond.name]: String(sendRatePerSecond) },

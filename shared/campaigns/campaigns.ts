@@ -13,6 +13,8 @@ import { notificationWriteItem } from '../notifications/notifications';
 import { sendMessageBatches } from '../queue/send-batches';
 import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { assertTemplateParses } from '../templates/render';
+import { dropAbSchedule } from './ab-test';
+import { checkAbTest } from './ab-test-model';
 import { audienceReader, assertSegmentExists, contactIdBound, countAudience, hasRecipients, type AudienceCounts } from './audience';
 import { resolveContent } from './content';
 import { readGuardCounters } from './progress';
@@ -62,6 +64,7 @@ export async function createCampaign(projectId: string, input: CreateCampaignInp
     createdAt: now,
     updatedAt: now,
     version: 1,
+    ...(input.abTest ? { abTest: input.abTest } : {}),
   };
   await checkContent(projectId, campaign);
   await transactWrite([
@@ -250,6 +253,7 @@ export async function cancelCampaign(projectId: string, campaignId: string): Pro
   );
   // A PAUSED campaign's parked mail goes through the sender once more, which ends it CANCELLED.
   if (current.status === 'PAUSED') await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'unpark', projectId, campaignId } satisfies FanoutMessage)]);
+  await dropAbSchedule(current);
   // A local-time send's zones not yet gone out stop here: their held mail ends CANCELLED.
   await stopPendingZones(projectId, current);
   logger.info('Campaign cancelled while sending', { projectId, campaignId, from: current.status });
@@ -271,6 +275,7 @@ export function scheduleTime(scheduledFor: string, now = Date.now()): Date {
 
 /** What create and update check before writing: parsable content, an existing MARKETING template and segment, a verified sender. */
 async function checkContent(projectId: string, campaign: StoredCampaign): Promise<void> {
+  checkAbTest(campaign as unknown as Parameters<typeof checkAbTest>[0]);
   assertTemplateParses({ subject: campaign.subject ?? undefined, body: campaign.body ?? undefined, text: campaign.text ?? undefined });
   if (campaign.segmentId) await assertSegmentExists(projectId, campaign.segmentId);
   if (campaign.templateId || campaign.from) await resolveContent(projectId, campaign);

@@ -70,9 +70,10 @@ export const campaignEmailId = (campaignId: string, contactId: string, sentAt: s
 /**
  * The email record of one recipient: rendered for the contact ({{contact.email}},
  * {{contact.data.*}}, {{unsubscribeUrl}}), marketing (only subscribed contacts get it), with the
- * one-click unsubscribe headers and the unsubscribe link in its text part.
+ * one-click unsubscribe headers and the unsubscribe link in its text part; an A/B sample email
+ * knows its variant.
  */
-export function campaignEmail(projectId: string, campaign: { id: string; sentAt: string }, content: CampaignContent, recipient: Recipient, now: string): EmailRecord {
+export function campaignEmail(projectId: string, campaign: { id: string; sentAt: string }, content: CampaignContent, recipient: Recipient, now: string, abVariant?: number): EmailRecord {
   const url = unsubscribeUrl({ projectId, contactId: recipient.id, campaignId: campaign.id });
   const rendered = renderMessage({ subject: content.subject, html: content.html, text: content.text }, templateView({ unsubscribeUrl: url }, recipient));
   return {
@@ -92,5 +93,6 @@ export function campaignEmail(projectId: string, campaign: { id: string; sentAt:
     status: 'QUEUED',
     createdAt: now,
     updatedAt: now,
+    ...(abVariant !== undefined ? { abVariant } : {}),
   };
 }

@@ -12,6 +12,8 @@ import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { RetryLater } from '../queue/errors';
 import { sendMessageBatches } from '../queue/send-batches';
+import { holdRest, runAbWinner, startWaiting } from './ab-test';
+import { splitPage, variantContent } from './ab-test-model';
 import { audienceReader, contactIdBound, hasRecipients, type AudienceReader } from './audience';
 import { checkCompletion, COMPLETION_CHECK_SECONDS } from './completion-check';
 import { campaignEmail, resolveContent } from './content';
@@ -43,6 +45,7 @@ export const fanoutMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('unpark'), projectId: idSchema, campaignId: idSchema }),
   v.object({ kind: v.literal('zone'), projectId: idSchema, campaignId: idSchema, planId: idSchema, moment: v.pipe(v.string(), v.regex(/^m\d{1,12}$/)) }),
   v.object({ kind: v.literal('check'), projectId: idSchema, campaignId: idSchema }),
+  v.object({ kind: v.literal('ab-winner'), projectId: idSchema, campaignId: idSchema }),
 ]);
 export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fanoutMessageSchema, body);
 
@@ -51,6 +54,7 @@ export async function processFanoutMessage(message: FanoutMessage, _record?: SQS
   if (message.kind === 'unpark') return unpark(message.projectId, message.campaignId, context);
   if (message.kind === 'zone') return releaseZone(message, context);
   if (message.kind === 'check') return check(message.projectId, message.campaignId);
+  if (message.kind === 'ab-winner') return runAbWinner(message.projectId, message.campaignId, context);
   if (message.kind === 'start' && !(await startScheduled(message))) return;
   await dispatch(message.projectId, message.campaignId, context);
 }
@@ -120,7 +124,8 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     reader = await audienceReader(projectId, campaign.segmentId, bound);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    // The segment was deleted mid-send: what was queued stands.
+    // The segment was deleted mid-send: what was queued stands (an A/B test picks among what it has).
+    await startWaiting(projectId, campaign);
     return finish(projectId, campaignId, owner, 'SEGMENT_DELETED');
   }
   // A spread campaign: its audience counted once, each recipient's mail due at its share of the spread.
@@ -130,17 +135,22 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
   for (;;) {
     const page = await reader.page(cursor, PAGE_SIZE);
     const now = new Date().toISOString();
-    const records = page.recipients.map((recipient) => campaignEmail(projectId, { id: campaignId, sentAt: campaign.sentAt! }, campaign.content!, recipient, now));
+    // An A/B test sends its sample now and holds the rest for the winner (shared/campaigns/ab-test.ts).
+    const { send, hold } = splitPage(campaign.abTest, campaign.totalRecipients ?? 0, page.recipients);
+    const records = send.map(({ recipient, variant }) => campaignEmail(projectId, { id: campaignId, sentAt: campaign.sentAt! }, variantContent(campaign.content!, campaign.abTest, variant), recipient, now, variant));
+    if (hold.length > 0) await holdRest(projectId, campaignId, hold);
     // A page's writes and messages go out in parallel chunks (25 records per BatchWriteItem, 10 messages per SendMessageBatch).
     await (redo ? putMissingEmails(records) : Promise.all(chunks(records, 25).map((chunk) => putEmails(chunk))));
     // A local-time send queues only the mail of zones whose moment has come; the rest waits in its zone (zones.ts).
-    const routed = campaign.delivery ? await routeToZones(projectId, campaignId, campaign.delivery, records.map((record, index) => ({ id: record.id, recipient: page.recipients[index]! }))) : undefined;
+    const routed = campaign.delivery ? await routeToZones(projectId, campaignId, campaign.delivery, records.map((record, index) => ({ id: record.id, recipient: send[index]!.recipient }))) : undefined;
     const messages = pageMessages(projectId, campaign, count, campaign.totalRecipients ?? 0, routed ? routed.queue : records.map((record) => record.id));
     await Promise.all(chunks(messages, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((message) => message.body), { delays: chunk.map((message) => message.delaySeconds) })));
-    campaign = await checkpoint(projectId, campaignId, owner, page.next, records.length, Date.now() + remaining() + LEASE_MARGIN_MS, routed?.zones);
+    campaign = await checkpoint(projectId, campaignId, owner, page.next, page.recipients.length, Date.now() + remaining() + LEASE_MARGIN_MS, routed?.zones);
     redo = false;
     cursor = page.next;
     if (campaign.status === 'PAUSED' && cursor) return release(projectId, campaignId, owner);
+    // The audience is read: an A/B test waits for its winner, before the fan-out is marked done (a crash redoes it).
+    if (!cursor) await startWaiting(projectId, campaign);
     if (campaign.status !== 'SENDING' || !cursor) return finish(projectId, campaignId, owner);
     if (remaining() < RESERVE_MS) {
       await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);

@@ -1,6 +1,7 @@
 import { concurrentModificationCase, type ErrorCase, notFoundCase, type OperationDoc } from '../http/operation-doc';
 import { deletedSchema, pageSchema } from '../http/responses';
 import { campaignAudienceResponseSchema, campaignResponseSchema, campaignStatsResponseSchema, campaignTestResponseSchema } from './responses';
+import { abWinnerSchema } from './ab-test-model';
 import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from './schemas';
 
 const invalidState: ErrorCase = { status: 409, code: 'INVALID_CAMPAIGN_STATE', when: 'The campaign\'s status does not allow this' };
@@ -12,11 +13,15 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Create a campaign',
     description:
-      'A DRAFT: `subject` and `body` (and optionally `text`), or a MARKETING `templateId` whose fields the campaign\'s own override; `from` (needed here or on the template) on a verified domain; `segmentId` narrows the audience (default every subscribed contact). Template, sender domain and segment are checked now (422 on the field) and again when the campaign is sent. `spreadOverMinutes` (a whole number, 1–1440, else 422) spreads the sending evenly over that many minutes from the moment it starts: the audience is counted when the fan-out starts and recipient i of N is due at start + i × spread / N — never faster than the SES rate (a spread asking for more ends later) and behind transactional mail, as all campaign mail. A pause holds the mail that falls due meanwhile; the resume sends it at the spread\'s pace from then, the mail not yet due keeping its times. A cancel sends nothing more; the mail not yet due ends CANCELLED when it is next looked at, at the latest when it would have been due. Nothing is sent twice: each email is still sent once by its claim.',
+      'A DRAFT: `subject` and `body` (and optionally `text`), or a MARKETING `templateId` whose fields the campaign\'s own override; `from` (needed here or on the template) on a verified domain; `segmentId` narrows the audience (default every subscribed contact). Template, sender domain and segment are checked now (422 on the field) and again when the campaign is sent. `spreadOverMinutes` (a whole number, 1–1440, else 422) spreads the sending evenly over that many minutes from the moment it starts: the audience is counted when the fan-out starts and recipient i of N is due at start + i × spread / N — never faster than the SES rate (a spread asking for more ends later) and behind transactional mail, as all campaign mail. A pause holds the mail that falls due meanwhile; the resume sends it at the spread\'s pace from then, the mail not yet due keeping its times. A cancel sends nothing more; the mail not yet due ends CANCELLED when it is next looked at, at the latest when it would have been due. Nothing is sent twice: each email is still sent once by its claim. ' +
+      '`abTest: { variants: [{ subject }, …] (2–4), samplePercent (5–50), metric: "opens" | "clicks", waitMinutes (1–10080) }` makes it an A/B subject test: sending sends the sample first — exactly ⌊audience × samplePercent / 100⌋ recipients, spread evenly over the frozen audience, taking the variants in turn — and holds the rest; when the whole sample is queued, `abTest.phase` goes from `SAMPLE` to `WAITING`, and `waitMinutes` later (`waitUntil`) one one-time schedule picks the variant with the highest unique open (click) rate of its sent mail (ties: the first), `WINNER` with `winner` its index, and the rest gets that subject. The pick and the rest happen once whatever is redelivered or restarted; each contact gets one email. The campaign is SENT when the rest has settled. Cancel works in every phase (while WAITING nothing more is sent). Not combinable with `spreadOverMinutes` or a send at each recipient\'s local time (422 `AB_TEST_WITH_SPREAD` / `AB_TEST_WITH_LOCAL_TIME`). The campaign\'s `subject` stays required (unless a template gives one) but the mail carries the variants\' subjects.',
     body: createCampaignSchema,
     bodyExample: { name: 'November newsletter', subject: 'What is new, {{contact.data.firstName}}', body: '<p>News…</p>', from: { name: 'Acme', email: 'news@mail.example.com' } },
     success: { status: 201, description: 'The campaign, DRAFT', data: campaignResponseSchema },
-    errors: [{ status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, the template is missing or not MARKETING, or from is missing' }],
+    errors: [
+      { status: 422, code: 'VALIDATION_ERROR', when: 'Fields fail validation, the template is missing or not MARKETING, or from is missing' },
+      { status: 422, code: 'AB_TEST_WITH_SPREAD', when: 'abTest and spreadOverMinutes are both given' },
+    ],
   },
   'GET /campaigns': {
     operationId: 'listCampaigns',
@@ -41,7 +46,7 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Update a campaign',
     description:
-      'DRAFT or SCHEDULED campaigns only; `null` removes an optional field (`spreadOverMinutes: null`: no spread). Checked as on creation.',
+      'DRAFT or SCHEDULED campaigns only; `null` removes an optional field (`spreadOverMinutes: null`: no spread; `abTest: null` removes the A/B test). Checked as on creation.',
     body: patchCampaignSchema,
     bodyExample: { subject: 'Our November news' },
     success: { status: 200, description: 'The updated campaign', data: campaignResponseSchema },
@@ -108,8 +113,24 @@ export const campaignOperations: Record<string, OperationDoc> = {
     tag: 'Campaigns',
     summary: 'Campaign analytics',
     description:
-      'Counts and rates (see Campaigns): unique opens and clicks and every open and click, bounces, complaints, unsubscribes, failed, suppressed and cancelled emails, and rates in percent of `sentCount` (two decimals; 0 when nothing was sent). `links`: each link clicked in the campaign\'s mail with its `clicks` and `uniqueClicks` (contacts), most clicked first — at most 100 distinct links are kept per campaign (personalised URLs cannot grow it further; clicks on others still count in `clicks`), URLs up to 2,048 characters. `hourly`: for every UTC hour since sending started, up to 14 days, the emails `delivered`, `opened` and `clicked` in it (every open and click). Both are counters kept as SES events arrive (a redelivered event counts once), read in one request whatever the campaign\'s size.',
+      'Counts and rates (see Campaigns): unique opens and clicks and every open and click, bounces, complaints, unsubscribes, failed, suppressed and cancelled emails, and rates in percent of `sentCount` (two decimals; 0 when nothing was sent). `variants` (A/B test): for each subject variant, its sample mail `sent`, `delivered`, unique `opened` and `clicked` contacts, `openRate` and `clickRate` (percent of its `sent`), and whether it is the `winner`; the rest\'s mail counts in the campaign\'s figures only. `links`: each link clicked in the campaign\'s mail with its `clicks` and `uniqueClicks` (contacts), most clicked first — at most 100 distinct links are kept per campaign (personalised URLs cannot grow it further; clicks on others still count in `clicks`), URLs up to 2,048 characters. `hourly`: for every UTC hour since sending started, up to 14 days, the emails `delivered`, `opened` and `clicked` in it (every open and click). Both are counters kept as SES events arrive (a redelivered event counts once), read in one request whatever the campaign\'s size.',
     success: { status: 200, description: 'Counts and rates', data: campaignStatsResponseSchema },
     errors: [notFoundCase('campaign')],
+  },
+  'POST /campaigns/{id}/ab-winner': {
+    operationId: 'pickCampaignAbWinner',
+    tag: 'Campaigns',
+    summary: 'Pick an A/B test\'s winner by hand',
+    description:
+      'Ends an A/B test\'s wait early: `{ "variant": n }` (0-based, the index in `abTest.variants`) is the winner (`abTest.phase` `WINNER`, `pickedBy` `hand`), the rest of the audience is queued with its subject, and the scheduled pick is deleted. Only while `abTest.phase` is `WAITING` and the campaign SENDING or PAUSED: the winner is picked once.',
+    body: abWinnerSchema,
+    bodyExample: { variant: 1 },
+    success: { status: 200, description: 'The campaign, its test WINNER', data: campaignResponseSchema },
+    errors: [
+      notFoundCase('campaign'),
+      { status: 409, code: 'NO_AB_TEST', when: 'The campaign has no A/B test' },
+      { status: 409, code: 'AB_TEST_NOT_WAITING', when: 'The test is not WAITING (the sample is still being queued, the winner is picked, or the campaign is not sending)' },
+      { status: 422, code: 'VALIDATION_ERROR', when: 'variant is not a variant of the test' },
+    ],
   },
 };

@@ -1,4 +1,5 @@
 import type { OutcomeListener } from '../delivery/outcomes';
+import { countVariantOutcome } from './ab-test-counts';
 import { countCampaignActivity } from './engagement';
 import { pauseIfUndeliverable } from './pause';
 import { countCampaignEngagement, settleCampaignEmail } from './progress';
@@ -14,6 +15,7 @@ export const campaignOutcomeListener: OutcomeListener = async (outcome) => {
   const { email, metrics, settles } = outcome;
   if (email.source.type !== 'campaign') return;
   await countCampaignActivity(outcome);
+  await countVariantOutcome(outcome);
   if (metrics.includes('opened')) await countCampaignEngagement(email, 'opened');
   if (metrics.includes('clicked')) await countCampaignEngagement(email, 'clicked');
   if (settles) await settleCampaignEmail(email, settles);

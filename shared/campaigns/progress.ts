@@ -7,6 +7,7 @@ import { releaseClaimItem, type EmailRecord, type EmailStatus } from '../emails/
 import { logger } from '../observability/logger';
 import { notificationWriteItem } from '../notifications/notifications';
 import { statsKeys } from '../stats/keys';
+import { variantEngagementAdds } from './ab-test-model';
 import { campaignKeys } from './keys';
 import type { GuardCounters } from './guard';
 import { queuedMailFates, type CampaignStatus, type QueuedMailFate } from './status';
@@ -149,9 +150,9 @@ const ENGAGEMENT_TTL_SECONDS = 400 * 24 * 3600;
 /**
  * Opens and clicks of campaign mail: the totals are the delivery metrics (`opened`, `clicked`);
  * the first open (click) of each contact also counts `uniqueOpened` (`uniqueClicked`), decided
- * by a conditional put of the contact's engagement item.
+ * by a conditional put of the contact's engagement item, and on an A/B sample email its variant's.
  */
-export async function countCampaignEngagement(email: Pick<EmailRecord, 'projectId' | 'source' | 'contactId'>, kind: 'opened' | 'clicked'): Promise<void> {
+export async function countCampaignEngagement(email: Pick<EmailRecord, 'projectId' | 'source' | 'contactId' | 'abVariant'>, kind: 'opened' | 'clicked'): Promise<void> {
   const campaignId = email.source.id!;
   try {
     await documentClient.send(
@@ -165,7 +166,7 @@ export async function countCampaignEngagement(email: Pick<EmailRecord, 'projectI
     if ((error as Error).name === 'ConditionalCheckFailedException') return;
     throw error;
   }
-  await addToCounters(campaignStats(email.projectId, campaignId), { [kind === 'opened' ? 'uniqueOpened' : 'uniqueClicked']: 1 });
+  await addToCounters(campaignStats(email.projectId, campaignId), { [kind === 'opened' ? 'uniqueOpened' : 'uniqueClicked']: 1, ...variantEngagementAdds(email, kind) });
 }
 
 /** A contact unsubscribed through a link in this campaign's mail. */

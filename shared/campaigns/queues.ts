@@ -13,4 +13,6 @@ export type FanoutMessage =
   /** A moment of a local-time send came (its schedule) or the campaign was cancelled: release that moment's held mail (shared/campaigns/zones.ts). */
   | { kind: 'zone'; projectId: string; campaignId: string; planId: string; moment: string }
   /** From the end of its fan-out until it ends, every minute: complete it if its counters missed a settled email (shared/campaigns/completion-check.ts). */
-  | { kind: 'check'; projectId: string; campaignId: string };
+  | { kind: 'check'; projectId: string; campaignId: string }
+  /** From an A/B test's schedule or hand pick (or its own continuation): pick the winner if none is yet, then queue the held rest. */
+  | { kind: 'ab-winner'; projectId: string; campaignId: string };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { countSchema, idSchema, isoDateTimeSchema } from '../http/responses';
+import { abMetrics, abPhases } from './ab-test-model';
 import { campaignStatuses } from './status';
 
 /** A local-time send (shared/campaigns/local-time.ts `DeliveryView`). */
@@ -62,6 +63,22 @@ export const campaignResponseSchema = v.pipe(
     ),
     createdAt: isoDateTimeSchema,
     updatedAt: isoDateTimeSchema,
+    abTest: v.pipe(
+      v.nullable(
+        v.strictObject({
+          variants: v.array(v.strictObject({ subject: v.string() })),
+          samplePercent: v.pipe(v.number(), v.integer()),
+          metric: v.picklist(abMetrics),
+          waitMinutes: v.pipe(v.number(), v.integer()),
+          phase: v.pipe(v.nullable(v.picklist(abPhases)), v.description('null until sending starts; SAMPLE while the sample is queued, WAITING until the pick, WINNER after')),
+          waitUntil: v.pipe(v.nullable(isoDateTimeSchema), v.description('When the winner is picked automatically (set when WAITING starts)')),
+          winner: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('The index of the winning variant, once picked')),
+          pickedBy: v.pipe(v.nullable(v.picklist(['schedule', 'hand'])), v.description('schedule: the highest rate when the wait ended; hand: POST /campaigns/{id}/ab-winner')),
+          pickedAt: v.nullable(isoDateTimeSchema),
+        }),
+      ),
+      v.description('The A/B subject test; null: none'),
+    ),
   }),
   v.title('Campaign'),
 );
@@ -97,6 +114,22 @@ export const campaignStatsResponseSchema = v.pipe(
     hourly: v.pipe(
       v.array(v.strictObject({ hour: isoDateTimeSchema, delivered: countSchema, opened: countSchema, clicked: countSchema })),
       v.description('Every UTC hour since sending started (its start time), up to 14 days; empty before sending'),
+    ),
+    variants: v.pipe(
+      v.array(
+        v.strictObject({
+          variant: v.pipe(v.number(), v.integer()),
+          subject: v.string(),
+          sent: countSchema,
+          delivered: countSchema,
+          opened: v.pipe(countSchema, v.description('Unique contacts')),
+          clicked: v.pipe(countSchema, v.description('Unique contacts')),
+          openRate: rateSchema,
+          clickRate: rateSchema,
+          winner: v.boolean(),
+        }),
+      ),
+      v.description('An A/B test\'s sample, per variant (percent of the variant\'s sent); the rest\'s mail counts in the campaign\'s figures only. Empty without a test'),
     ),
   }),
   v.title('CampaignStats'),

@@ -4,6 +4,7 @@ import { pageQueryEntries } from '../http/pagination';
 import { bodySchema, senderSchema, subjectSchema, textSchema } from '../templates/schemas';
 import { LOCAL_TIME, TIME_ZONE_FIELD } from './local-time';
 import { spreadOverMinutesSchema } from './spread';
+import { abTestSchema } from './ab-test-model';
 import { campaignStatuses } from './status';
 
 /** The limits on campaigns, documented in the README ("Campaigns"). */
@@ -33,6 +34,7 @@ export const createCampaignSchema = v.pipe(
     replyTo: v.optional(emailSchema),
     segmentId: v.optional(idSchema('segmentId')),
     spreadOverMinutes: v.optional(spreadOverMinutesSchema),
+    abTest: v.optional(abTestSchema),
   }),
   v.forward(
     v.check((input) => input.templateId !== undefined || input.subject !== undefined, 'subject is required unless templateId is given'),
@@ -57,6 +59,7 @@ export const patchCampaignSchema = v.pipe(
     replyTo: v.optional(v.nullable(emailSchema)),
     segmentId: v.optional(v.nullable(idSchema('segmentId'))),
     spreadOverMinutes: v.optional(v.nullable(spreadOverMinutesSchema)),
+    abTest: v.optional(v.nullable(abTestSchema)),
   }),
   v.check((changes) => Object.values(changes).some((value) => value !== undefined), 'give at least one field to change'),
 );

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import { statsKeys } from '../stats/keys';
+import { variantStats, type VariantStats } from './ab-test-model';
 import { readCampaignHourly, readCampaignLinks, type HourStats, type LinkStats } from './engagement';
 import { readCampaign } from './store';
 
@@ -31,6 +32,8 @@ export interface CampaignStats {
   links: LinkStats[];
   /** Every UTC hour since sending started, up to 14 days. */
   hourly: HourStats[];
+  /** An A/B test's sample, per variant ([] without a test). */
+  variants: VariantStats[];
 }
 
 /** Percent of `of`, two decimals; 0 when nothing was sent. */
@@ -71,5 +74,6 @@ export async function getCampaignStats(projectId: string, campaignId: string): P
     unsubscribeRate: rate(counts.unsubscribedCount, sent),
     links,
     hourly,
+    variants: variantStats(campaign, Item),
   };
 }

@@ -4,6 +4,7 @@ import { tableName } from '../db/table';
 import type { TransactItem } from '../db/transactions';
 import { notFound } from '../http/errors';
 import type { Sender } from '../templates/schemas';
+import { presentAbTest, type AbTest, type StoredAbTest } from './ab-test-model';
 import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
@@ -46,12 +47,16 @@ export interface Campaign {
   spread: SpreadView | null;
   createdAt: string;
   updatedAt: string;
+  /** The A/B subject test (shared/campaigns/ab-test.ts); null: none. */
+  abTest: AbTest | null;
 }
 
 /** The stored item: the campaign plus what sending keeps on it. */
-export interface StoredCampaign extends Omit<Campaign, 'delivery' | 'spread' | 'spreadOverMinutes'> {
+export interface StoredCampaign extends Omit<Campaign, 'delivery' | 'spread' | 'spreadOverMinutes' | 'abTest'> {
   /** Absent on campaigns stored before spreads existed. */
   spreadOverMinutes?: number | null;
+  /** The A/B test's settings and, once sending, its phase and winner. */
+  abTest?: StoredAbTest | null;
   /** Bumped on every change; writes are conditioned on the version read. */
   version: number;
   /** The id of the schedule a SCHEDULED campaign waits for (its start message names it). */
@@ -113,6 +118,7 @@ export function present(campaign: StoredCampaign): Campaign {
     spread: spreadView(campaign),
     createdAt: campaign.createdAt,
     updatedAt: campaign.updatedAt,
+    abTest: presentAbTest(campaign),
   };
 }
 

@@ -59,6 +59,8 @@ export interface EmailRecord {
   deliveredAt?: string;
   /** While SENDING: until when the sender that claimed it owns it (a crash frees it after). */
   leaseUntil?: number;
+  /** A campaign's A/B sample mail: the index of its subject variant (shared/campaigns/ab-test.ts). */
+  abVariant?: number;
 }
 
 /** The queue message for the send queue: the record holds everything else. */

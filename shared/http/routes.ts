@@ -155,6 +155,7 @@ export const routes: readonly Route[] = [
   { method: 'POST', path: '/campaigns/{id}/test', group: 'campaigns', keys: secret },
   { method: 'GET', path: '/campaigns/{id}/audience', group: 'campaigns', keys: secret },
   { method: 'GET', path: '/campaigns/{id}/stats', group: 'campaigns', keys: secret },
+  { method: 'POST', path: '/campaigns/{id}/ab-winner', group: 'campaigns', keys: secret },
 
   // One-click unsubscribe links in marketing mail (/docs "Unsubscribe"): no key, the signed token is the credential.
   { method: 'GET', path: '/unsubscribe/{token}', group: 'unsubscribe', keys: [], auth: 'none' },

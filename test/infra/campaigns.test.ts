@@ -1,5 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { MailwrightStack } from '../../infra/stack';
+import { routes } from '../../shared/http/routes';
 import { type Resource, assertionApp, idAt, stackTemplate } from '../support/infra-template';
 
 /** Every statement of the policies attached to a role. */
@@ -69,6 +70,17 @@ describe('campaigns infrastructure', () => {
     template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
   });
 
+  test('campaign-dispatch makes an A/B test\'s one-time schedule: schedules in the group only, passing the Scheduler role only, the fan-out queue its target', () => {
+    const statements = statementsOf(resources, roleOf('CampaignDispatchFunction'));
+    const scheduling = statements.find((statement) => actionsOf(statement).includes('scheduler:CreateSchedule'))!;
+    expect(JSON.stringify(scheduling.Resource)).toContain(':schedule/');
+    expect(statements.filter((statement) => actionsOf(statement).includes('iam:PassRole'))).toEqual([
+      expect.objectContaining({ Resource: { 'Fn::GetAtt': [idAt(template, 'AWS::IAM::Role', 'SchedulerRole/Resource'), 'Arn'] }, Condition: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
+    ]);
+    const env = envOf('CampaignDispatchFunction');
+    for (const name of ['SCHEDULE_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'CAMPAIGN_FANOUT_QUEUE_ARN']) expect(env[name]).toBeDefined();
+  });
+
   test('the campaigns function manages schedules in the group only and passes the Scheduler role only', () => {
     const statements = statementsOf(resources, roleOf('CampaignsFunction'));
     const scheduling = statements.find((statement) => actionsOf(statement).includes('scheduler:CreateSchedule'))!;
@@ -93,7 +105,9 @@ describe('campaigns infrastructure', () => {
       expect(method.Properties.AuthorizationType).toBe('NONE');
       expect(method.Properties.AuthorizerId).toBeUndefined();
     }
-    expect(methods(campaignsFn)).toHaveLength(10);
+    // Every campaigns route of the table (shared/http/routes.ts), each behind the authorizer
+    expect(methods(campaignsFn)).toHaveLength(routes.filter((route) => route.group === 'campaigns').length);
+    expect(methods(campaignsFn).length).toBeGreaterThanOrEqual(11);
     for (const method of methods(campaignsFn)) expect(method.Properties.AuthorizationType).toBe('CUSTOM');
   });
 

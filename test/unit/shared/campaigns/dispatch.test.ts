@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
+import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { PAGE_SIZE, processFanoutMessage } from '../../../../shared/campaigns/dispatch';
 import { toItem as contactItem } from '../../../../shared/contacts/contacts';
@@ -9,6 +10,7 @@ import { C, campaignKey, P, startedCampaignItem, statsKey } from '../../../suppo
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
+const scheduler = mockClient(SchedulerClient);
 
 const FANOUT_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-fanout-test';
 const SEND_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-send-test';
@@ -20,6 +22,8 @@ const campaign = startedCampaignItem({
   content: { subject: 'News for {{contact.data.name}}', html: '<p>Hi {{contact.data.name}}</p>', from: { email: 'news@acme.test' }, replyTo: null },
   dispatch: {},
 });
+
+const campaignItem: Record<string, unknown> = campaign;
 
 const contactId = (n: number) => `01HZY3K8Q2V9J6M4T7W5X0C0${String(n).padStart(2, '0')}`;
 const contact = (n: number) =>
@@ -36,7 +40,7 @@ function givenAudience(pages: Record<string, unknown>[][], suppressed: string[] 
  * The campaign item's updates by kind (claim, checkpoint, finish, release), answered as DynamoDB
  * would: a checkpoint returns the campaign with the status `statusAfterCheckpoint` gives it.
  */
-function givenCampaignUpdates(statusAfterCheckpoint: (checkpoint: number) => string = () => 'SENDING') {
+function givenCampaignUpdates(statusAfterCheckpoint: (checkpoint: number) => string = () => 'SENDING', campaign: Record<string, unknown> = campaignItem) {
   let checkpoints = 0;
   let total = 0;
   ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
@@ -67,6 +71,7 @@ const queuedBodies = (queueUrl: string) =>
 beforeEach(() => {
   ddb.reset();
   sqs.reset();
+  scheduler.reset();
 });
 
 describe('the campaign fan-out (campaign-dispatch)', () => {
@@ -252,5 +257,33 @@ describe('the campaign fan-out (campaign-dispatch)', () => {
     expect(ddb.commandCalls(QueryCommand)).toHaveLength(1);
     expect(queuedBodies(FANOUT_QUEUE_URL)).toEqual([dispatchMessage]);
     expect(campaignUpdates().at(-1)!.UpdateExpression).toBe('REMOVE #dispatch.#owner, #dispatch.#leaseUntil');
+  });
+});
+
+describe('the fan-out of an A/B test', () => {
+  it('sends the sample with each variant\'s subject and its variant on the record, holds the rest, and waits for the winner before it is done', async () => {
+    // Prepare: four recipients, two subjects, a 50 % sample
+    const abTest = { variants: [{ subject: 'Alpha {{contact.data.name}}' }, { subject: 'Beta' }], samplePercent: 50, metric: 'opens', waitMinutes: 1 };
+    givenAudience([[contact(1), contact(2), contact(3), contact(4)]]);
+    givenCampaignUpdates(() => 'SENDING', { ...campaign, abTest });
+    ddb.on(PutCommand).resolves({});
+    scheduler.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:x' });
+
+    // Act
+    await processFanoutMessage(dispatchMessage, undefined, withTime(60_000));
+
+    // Assess: positions 1 and 3 are the sample (A then B), 0 and 2 held
+    expect(writtenRecords().map((record) => [record.contactId, record.subject, record.abVariant])).toEqual([
+      [contactId(2), 'Alpha Reader 2', 0],
+      [contactId(4), 'Beta', 1],
+    ]);
+    const markers = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!);
+    expect(markers.map((item) => [item.PK, item.SK])).toEqual([1, 3].map((n) => [`PROJECT#${P}#CAMPAIGN#${C}#ABREST`, `CONTACT#${contactId(n)}`]));
+    expect(queuedBodies(SEND_QUEUE_URL)).toHaveLength(2);
+    // The whole audience counts as its recipients, so it completes only after the rest has settled
+    const updates = campaignUpdates().map((input) => input.UpdateExpression!.split(',')[0]);
+    expect(updates).toEqual(['SET #dispatch.#owner = :owner', 'SET totalRecipients = totalRecipients + :queued', 'SET abTest.phase = :waiting', 'SET #dispatch.#done = :true REMOVE #dispatch.#owner']);
+    expect(campaignUpdates()[1]!.ExpressionAttributeValues![':queued']).toBe(4);
+    expect(scheduler.commandCalls(CreateScheduleCommand)).toHaveLength(1);
   });
 });

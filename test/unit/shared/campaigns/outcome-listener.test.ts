@@ -53,6 +53,17 @@ describe('campaignOutcomeListener', () => {
     expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input).toMatchObject({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'uniqueOpened' } });
   });
 
+  it('counts an A/B sample email\'s first open and its sent on its variant too', async () => {
+    // Act
+    await campaignOutcomeListener(outcome({ email: { ...campaignEmail, abVariant: 1 }, metrics: ['opened'] }));
+    await campaignOutcomeListener(outcome({ email: { ...campaignEmail, abVariant: 1 }, metrics: ['sent'] }));
+
+    // Assess
+    const [open, sent] = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(open).toMatchObject({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'uniqueOpened', '#a1': 'ab1_opened' } });
+    expect(sent).toMatchObject({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'ab1_sent' } });
+  });
+
   it('runs the deliverability guard after a bounce or a complaint, once the email is settled', async () => {
     // Act: a bounce that overtook the sender settles the email as SENT
     await campaignOutcomeListener(outcome({ metrics: ['sent', 'bounced'], settles: 'SENT' }));

@@ -8,6 +8,7 @@ export type CampaignInput = paths['/campaigns']['post']['requestBody'] extends {
 export type CampaignChanges = paths['/campaigns/{id}']['patch']['requestBody'] extends { content: { 'application/json': infer Body } } ? Body : never;
 export type Campaign = paths['/campaigns/{id}']['get']['responses'][200]['content']['application/json']['data'];
 export type CampaignStatus = Campaign['status'];
+export type CampaignStats = paths['/campaigns/{id}/stats']['get']['responses'][200]['content']['application/json']['data'];
 
 /** While a campaign sends, its page and its row's progress read again this often. */
 const LIVE_MS = 3000;
@@ -93,3 +94,6 @@ export function useDeleteCampaign(id: string) {
 }
 
 export const useTestCampaign = (id: string) => useMutation({ mutationFn: (email: string) => unwrap(api.POST('/campaigns/{id}/test', { params: { path: { id } }, body: { email } })) });
+
+/** Ends an A/B test's wait with this variant (0-based): the rest of the audience gets its subject. */
+export const useAbWinner = (id: string) => useCampaignMutation(id, (variant: number) => unwrap(api.POST('/campaigns/{id}/ab-winner', { params: { path: { id } }, body: { variant } })));

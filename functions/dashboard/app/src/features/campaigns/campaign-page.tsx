@@ -24,6 +24,7 @@ import {
   type CampaignInput,
 } from './api';
 import { SpreadField } from './spread-panel';
+import { abDraftOf, abInputOf, AbTestFields, type AbDraft } from './ab-test-panel';
 
 const CampaignReport = lazy(() => import('./campaign-report'));
 
@@ -39,9 +40,10 @@ interface Draft {
   segmentId: string;
   /** Minutes as typed; empty: no spread. */
   spreadOverMinutes: string;
+  abTest: AbDraft | null;
 }
 
-const EMPTY: Draft = { name: '', mode: 'own', templateId: '', content: { subject: '', body: '', text: null, format: 'html' }, fromName: '', fromLocal: '', fromDomain: '', replyTo: '', segmentId: '', spreadOverMinutes: '' };
+const EMPTY: Draft = { name: '', mode: 'own', templateId: '', content: { subject: '', body: '', text: null, format: 'html' }, fromName: '', fromLocal: '', fromDomain: '', replyTo: '', segmentId: '', spreadOverMinutes: '', abTest: null };
 
 function toDraft(campaign: Campaign): Draft {
   const [local = '', domain = ''] = campaign.from?.email.split('@') ?? [];
@@ -56,6 +58,7 @@ function toDraft(campaign: Campaign): Draft {
     replyTo: campaign.replyTo ?? '',
     segmentId: campaign.segmentId ?? '',
     spreadOverMinutes: campaign.spreadOverMinutes ? String(campaign.spreadOverMinutes) : '',
+    abTest: abDraftOf(campaign.abTest),
   };
 }
 
@@ -74,6 +77,7 @@ function toInput(draft: Draft, saved: boolean): CampaignInput {
     replyTo: draft.replyTo.trim() || none,
     segmentId: draft.segmentId || none,
     spreadOverMinutes: draft.spreadOverMinutes.trim() ? Number(draft.spreadOverMinutes) : none,
+    abTest: draft.abTest ? abInputOf(draft.abTest) : none,
   };
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as CampaignInput;
 }
@@ -184,6 +188,7 @@ function Compose({ saved }: { saved: Campaign | undefined }) {
         ) : (
           draft.templateId && <TemplateWorkbench value={null} templateId={draft.templateId} />
         )}
+        <AbTestFields value={draft.abTest} subject={draft.content.subject} onChange={(abTest) => set({ abTest })} />
         <ErrorNote error={save.error ?? remove.error} />
         <div className="actions">
           <button type="submit" className="primary" disabled={save.isPending || (!dirty && Boolean(saved))}>
