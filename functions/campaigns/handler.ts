@@ -2,6 +2,7 @@ import { approveCampaignAs } from '../../shared/campaigns/approval';
 import { chooseWinner } from '../../shared/campaigns/ab-test';
 import { abWinnerSchema } from '../../shared/campaigns/ab-test-model';
 import { cancelCampaign, createCampaign, deleteCampaign, getCampaign, getCampaignAudience, listCampaigns, sendCampaign, updateCampaign } from '../../shared/campaigns/campaigns';
+import { sendAtLocalTime } from '../../shared/campaigns/local-time-send';
 import { createCampaignSchema, listCampaignsQuerySchema, patchCampaignSchema, sendCampaignSchema, testSendSchema } from '../../shared/campaigns/schemas';
 import { getCampaignStats } from '../../shared/campaigns/stats';
 import { sendTestEmails } from '../../shared/campaigns/test-send';
@@ -30,8 +31,8 @@ export const handler = createHttpHandler({
 
   'POST /campaigns/{id}/send': async ({ projectId, caller, pathParameters, body }) => {
     const id = pathId(pathParameters, 'Campaign');
-    const { scheduledFor } = parseInput(sendCampaignSchema, body);
-    return { data: await sendCampaign(projectId, id, scheduledFor, caller) };
+    const input = parseInput(sendCampaignSchema, body);
+    return { data: input.localTime !== undefined ? await sendAtLocalTime(projectId, id, { ...input, localTime: input.localTime }, caller) : await sendCampaign(projectId, id, input.scheduledFor, caller) };
   },
 
   'POST /campaigns/{id}/cancel': async ({ projectId, pathParameters }) => ({ data: await cancelCampaign(projectId, pathId(pathParameters, 'Campaign')) }),

@@ -18,6 +18,9 @@ import { present, readCampaign, transitionItems, type Campaign, type StoredCampa
 /** The campaign fields that are neither content, audience nor schedule: changing them keeps the approval. */
 const labelFields = new Set(['name', 'description']);
 
+/** The caller of work no request started (a schedule, a test): it edits and sends as the system. */
+export const systemCaller: Caller = { kind: 'none' };
+
 export function editorOf(caller: Caller): Editor {
   return actorOf(caller);
 }

@@ -14,7 +14,7 @@ import { notificationWriteItem } from '../notifications/notifications';
 import { sendMessageBatches } from '../queue/send-batches';
 import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { assertTemplateParses } from '../templates/render';
-import { approvalRequired, assertApproved, editFields, editorOf, recordSendAudit } from './approval';
+import { approvalRequired, assertApproved, editFields, editorOf, recordSendAudit, systemCaller } from './approval';
 import { dropAbSchedule } from './ab-test';
 import { checkAbTest } from './ab-test-model';
 import { audienceReader, assertSegmentExists, contactIdBound, countAudience, hasRecipients, type AudienceCounts } from './audience';
@@ -22,6 +22,7 @@ import { resolveContent } from './content';
 import { estimateCampaignCost, type CostEstimate } from './cost';
 import { readGuardCounters } from './progress';
 import { campaignKeys, campaignScheduleName } from './keys';
+import { deleteZoneSchedules, stopPendingZones } from './local-time-send';
 import type { FanoutMessage } from './queues';
 import { campaignLimits, type CampaignChanges, type CreateCampaignInput, type ListCampaignsQuery } from './schemas';
 import { nextStatus } from './status';
@@ -41,7 +42,6 @@ export interface Page<T> {
 }
 
 /** Who a call acts as when none is named (the system: scripts and tests). */
-const systemCaller: Caller = { kind: 'none' };
 
 /** POST /campaigns: a DRAFT. Its template, sender domain and segment are checked now and again when it is sent. */
 export async function createCampaign(projectId: string, input: CreateCampaignInput, caller: Caller = systemCaller): Promise<Campaign> {
@@ -181,13 +181,14 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
     await scheduleOnce({ name: campaignScheduleName(campaignId), at, targetArn: config.fanoutQueueArn, message });
     // A reschedule is a change of schedule: it records its editor and clears the approval (shared/campaigns/approval.ts).
     const edit = current.status === 'SCHEDULED' ? editFields(caller) : {};
-    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null, ...edit } }, updatedAt), current);
+    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null, delivery: null, ...edit } }, updatedAt), current);
+    await deleteZoneSchedules(current);
     await recordSendAudit(projectId, current, caller, iso);
-    return present({ ...current, status: 'SCHEDULED', scheduledFor: iso, failureReason: null, updatedAt, version, ...edit }, required);
+    return present({ ...current, status: 'SCHEDULED', scheduledFor: iso, failureReason: null, delivery: undefined, updatedAt, version, ...edit }, required);
   }
 
   const fields = startFields(updatedAt, content);
-  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null } }, updatedAt), current);
+  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
   try {
     await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
   } catch (error) {
@@ -208,8 +209,9 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
     throw error;
   }
   if (current.status === 'SCHEDULED') await cancelSchedule(campaignScheduleName(campaignId));
+  await deleteZoneSchedules(current);
   await recordSendAudit(projectId, current, caller, undefined);
-  return present({ ...current, ...fields, status: 'SENDING', scheduledFor: null, updatedAt, version }, required);
+  return present({ ...current, ...fields, status: 'SENDING', scheduledFor: null, delivery: undefined, updatedAt, version }, required);
 }
 
 /**
@@ -252,9 +254,10 @@ export async function cancelCampaign(projectId: string, campaignId: string): Pro
   const to = nextStatus('cancel', current.status);
   const updatedAt = new Date().toISOString();
   if (to === 'DRAFT') {
-    await write(projectId, transitionItems(projectId, { campaign: current, action: 'cancel', set: { scheduledFor: null, scheduleId: null } }, updatedAt), current);
+    await write(projectId, transitionItems(projectId, { campaign: current, action: 'cancel', set: { scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
     await cancelSchedule(campaignScheduleName(campaignId));
-    return present({ ...current, status: 'DRAFT', scheduledFor: null, updatedAt, version: current.version + 1 });
+    await deleteZoneSchedules(current);
+    return present({ ...current, status: 'DRAFT', scheduledFor: null, delivery: undefined, updatedAt, version: current.version + 1 });
   }
   const cancelled: StoredCampaign = { ...current, status: 'CANCELLED', cancelledAt: updatedAt, updatedAt, version: current.version + 1 };
   await write(
@@ -265,6 +268,8 @@ export async function cancelCampaign(projectId: string, campaignId: string): Pro
   // A PAUSED campaign's parked mail goes through the sender once more, which ends it CANCELLED.
   if (current.status === 'PAUSED') await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'unpark', projectId, campaignId } satisfies FanoutMessage)]);
   await dropAbSchedule(current);
+  // A local-time send's zones not yet gone out stop here: their held mail ends CANCELLED.
+  await stopPendingZones(projectId, current);
   logger.info('Campaign cancelled while sending', { projectId, campaignId, from: current.status });
   return present(cancelled);
 }

@@ -20,9 +20,11 @@ import { checkCompletion, COMPLETION_CHECK_SECONDS } from './completion-check';
 import { campaignEmail, resolveContent } from './content';
 import { campaignKeys } from './keys';
 import { completeIfSettled, recordRecipients } from './progress';
+import { releasedAtStart } from './local-time';
 import type { FanoutMessage } from './queues';
 import { COUNT_CONTINUES, pageMessages, respread, spreadCount } from './spread';
 import { fromItem, readCampaign, startFields, transitionItems, type StoredCampaign } from './store';
+import { releaseZone, routeToZones } from './zones';
 
 /** Configuration, read once at cold start. */
 const config = {
@@ -42,6 +44,7 @@ export const fanoutMessageSchema = v.variant('kind', [
   v.object({ kind: v.literal('start'), projectId: idSchema, campaignId: idSchema, scheduleId: idSchema }),
   v.object({ kind: v.literal('dispatch'), projectId: idSchema, campaignId: idSchema }),
   v.object({ kind: v.literal('unpark'), projectId: idSchema, campaignId: idSchema }),
+  v.object({ kind: v.literal('zone'), projectId: idSchema, campaignId: idSchema, planId: idSchema, moment: v.pipe(v.string(), v.regex(/^m\d{1,12}$/)) }),
   v.object({ kind: v.literal('check'), projectId: idSchema, campaignId: idSchema }),
   v.object({ kind: v.literal('ab-winner'), projectId: idSchema, campaignId: idSchema }),
 ]);
@@ -50,6 +53,7 @@ export const parseFanoutMessage = (body: unknown): FanoutMessage => v.parse(fano
 /** The fan-out queue's consumer. */
 export async function processFanoutMessage(message: FanoutMessage, _record?: SQSRecord, context?: Context): Promise<void> {
   if (message.kind === 'unpark') return unpark(message.projectId, message.campaignId, context);
+  if (message.kind === 'zone') return releaseZone(message, context);
   if (message.kind === 'check') return check(message.projectId, message.campaignId);
   if (message.kind === 'ab-winner') return runAbWinner(message.projectId, message.campaignId, context);
   if (message.kind === 'start' && !(await startScheduled(message))) return;
@@ -84,10 +88,10 @@ async function startScheduled(message: Extract<FanoutMessage, { kind: 'start' }>
   } catch (error) {
     if (!(error instanceof ApiError) || error.statusCode >= 500) throw error;
     logger.warn('Scheduled campaign cannot be sent; back to DRAFT', { projectId, campaignId, reason: error.code });
-    await transitionOnce(transitionItems(projectId, { campaign, action: 'cancel', set: { scheduledFor: null, scheduleId: null, failureReason: error.code } }));
+    await transitionOnce(transitionItems(projectId, { campaign, action: 'cancel', set: { scheduledFor: null, scheduleId: null, failureReason: error.code, delivery: null } }));
     return false;
   }
-  return transitionOnce(transitionItems(projectId, { campaign, action: 'fire', set: { ...startFields(sentAt, content), scheduleId: null } }));
+  return transitionOnce(transitionItems(projectId, { campaign, action: 'fire', set: { ...startFields(sentAt, content), scheduleId: null, ...releasedAtStart(campaign, sentAt) } }));
 }
 
 async function transitionOnce(items: Parameters<typeof transactWrite>[0]): Promise<boolean> {
@@ -139,9 +143,11 @@ async function dispatch(projectId: string, campaignId: string, context?: Context
     if (hold.length > 0) await holdRest(projectId, campaignId, hold);
     // A page's writes and messages go out in parallel chunks (25 records per BatchWriteItem, 10 messages per SendMessageBatch).
     await (redo ? putMissingEmails(records) : Promise.all(chunks(records, 25).map((chunk) => putEmails(chunk))));
-    const messages = pageMessages(projectId, campaign, count, campaign.totalRecipients ?? 0, records.map((record) => record.id));
+    // A local-time send queues only the mail of zones whose moment has come; the rest waits in its zone (zones.ts).
+    const routed = campaign.delivery ? await routeToZones(projectId, campaignId, campaign.delivery, records.map((record, index) => ({ id: record.id, recipient: send[index]!.recipient }))) : undefined;
+    const messages = pageMessages(projectId, campaign, count, campaign.totalRecipients ?? 0, routed ? routed.queue : records.map((record) => record.id));
     await Promise.all(chunks(messages, 10).map((chunk) => sendMessageBatches(config.campaignSendQueueUrl, chunk.map((message) => message.body), { delays: chunk.map((message) => message.delaySeconds) })));
-    campaign = await checkpoint(projectId, campaignId, owner, page.next, page.recipients.length, Date.now() + remaining() + LEASE_MARGIN_MS);
+    campaign = await checkpoint(projectId, campaignId, owner, page.next, page.recipients.length, Date.now() + remaining() + LEASE_MARGIN_MS, routed?.zones);
     redo = false;
     cursor = page.next;
     if (campaign.status === 'PAUSED' && cursor) return release(projectId, campaignId, owner);
@@ -196,19 +202,31 @@ async function claim(projectId: string, campaignId: string, owner: string, lease
 }
 
 /** Saves the page's progress as the owner; returns the campaign as it now is (a cancel shows here). */
-async function checkpoint(projectId: string, campaignId: string, owner: string, cursor: Record<string, unknown> | undefined, queued: number, leaseUntil: number): Promise<StoredCampaign> {
+async function checkpoint(projectId: string, campaignId: string, owner: string, cursor: Record<string, unknown> | undefined, queued: number, leaseUntil: number, zones?: Record<string, number>): Promise<StoredCampaign> {
+  const zoneCounts = zoneCountUpdate(zones);
   const { Attributes } = await documentClient.send(
     new UpdateCommand({
       TableName: tableName,
       Key: campaignKeys.campaign(projectId, campaignId),
-      UpdateExpression: `SET totalRecipients = totalRecipients + :queued, #dispatch.#leaseUntil = :leaseUntil${cursor ? ', #dispatch.#cursor = :cursor' : ''}`,
+      UpdateExpression: `SET totalRecipients = totalRecipients + :queued, #dispatch.#leaseUntil = :leaseUntil${cursor ? ', #dispatch.#cursor = :cursor' : ''}${zoneCounts.expression}`,
       ConditionExpression: '#dispatch.#owner = :owner',
-      ExpressionAttributeNames: { '#dispatch': 'dispatch', '#owner': 'owner', '#leaseUntil': 'leaseUntil', ...(cursor ? { '#cursor': 'cursor' } : {}) },
-      ExpressionAttributeValues: { ':queued': queued, ':leaseUntil': leaseUntil, ':owner': owner, ...(cursor ? { ':cursor': cursor } : {}) },
+      ExpressionAttributeNames: { '#dispatch': 'dispatch', '#owner': 'owner', '#leaseUntil': 'leaseUntil', ...(cursor ? { '#cursor': 'cursor' } : {}), ...zoneCounts.names },
+      ExpressionAttributeValues: { ':queued': queued, ':leaseUntil': leaseUntil, ':owner': owner, ...(cursor ? { ':cursor': cursor } : {}), ...zoneCounts.values },
       ReturnValues: 'ALL_NEW',
     }),
   );
   return fromItem(Attributes!);
+}
+
+/** A local-time send's recipients per zone, added in the checkpoint (so a redone page is counted once). */
+function zoneCountUpdate(zones: Record<string, number> | undefined): { expression: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const entries = Object.entries(zones ?? {});
+  if (entries.length === 0) return { expression: '', names: {}, values: {} };
+  return {
+    expression: entries.map((_, index) => `, #delivery.#zones.#z${index} = if_not_exists(#delivery.#zones.#z${index}, :zero) + :z${index}`).join(''),
+    names: { '#delivery': 'delivery', '#zones': 'zones', ...Object.fromEntries(entries.map(([zone], index) => [`#z${index}`, zone])) },
+    values: { ':zero': 0, ...Object.fromEntries(entries.map(([, count], index) => [`:z${index}`, count])) },
+  };
 }
 
 /**

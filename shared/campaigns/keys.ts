@@ -14,6 +14,7 @@ import { projectPartition } from '../projects/keys';
  * | link count | PROJECT#<pid> | CAMPAIGN_LINKS#<cid> (linkCount: at most MAX_CAMPAIGN_LINKS) |  |
  * | link clicker | PROJECT#<pid> | CAMPAIGN_ENGAGED#<cid>#link#<hash>#<contactId>  | 400 days |
  * | hourly     | PROJECT#<pid> | CAMPAIGN_HOURLY#<cid> (<metric>_<hour since the send started>) | |
+ * | held in zone | PROJECT#<pid>#CAMPAIGN#<cid>#ZONE#<moment key> | EMAIL#<emailId>        | 400 days  |
  * | A/B rest   | PROJECT#<pid>#CAMPAIGN#<cid>#ABREST | CONTACT#<contactId> (recipient)   |           |
  *
  * An engagement item exists once per contact who opened (clicked) a campaign: its conditional put
@@ -21,6 +22,8 @@ import { projectPartition } from '../projects/keys';
  * email of a PAUSED campaign the sender held back (/docs "Campaigns"): a partition per campaign,
  * so the resume reads exactly that campaign's held mail, page by page. An A/B rest item holds a
  * recipient of an A/B test outside its sample until the winner is picked (shared/campaigns/ab-test.ts).
+ * A held-in-zone item marks an email of a local-time send waiting for its zone's moment
+ * (shared/campaigns/zones.ts): a partition per moment, read when that moment's schedule fires.
  */
 export const campaignKeys = {
   campaign: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN#${campaignId}` }),
@@ -38,6 +41,8 @@ export const campaignKeys = {
   hourly: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_HOURLY#${campaignId}` }),
   parkedPartition: (projectId: string, campaignId: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#PARKED`,
   parked: (projectId: string, campaignId: string, emailId: string) => ({ PK: campaignKeys.parkedPartition(projectId, campaignId), SK: `EMAIL#${emailId}` }),
+  zonePartition: (projectId: string, campaignId: string, moment: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#ZONE#${moment}`,
+  heldInZone: (projectId: string, campaignId: string, moment: string, emailId: string) => ({ PK: campaignKeys.zonePartition(projectId, campaignId, moment), SK: `EMAIL#${emailId}` }),
   abRestPartition: (projectId: string, campaignId: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#ABREST`,
   abRest: (projectId: string, campaignId: string, contactId: string) => ({ PK: campaignKeys.abRestPartition(projectId, campaignId), SK: `CONTACT#${contactId}` }),
 };
@@ -45,5 +50,7 @@ export const campaignKeys = {
 /** The one-time EventBridge Scheduler schedule of a scheduled campaign (≤ 64 characters). */
 export const campaignScheduleName = (campaignId: string) => `campaign-${campaignId}`;
 
+/** The one-time schedule of one moment of a local-time send (its first moment uses campaignScheduleName): ≤ 64 characters. */
+export const zoneScheduleName = (campaignId: string, moment: string) => `campaign-${campaignId}-${moment}`;
 /** The one-time schedule that picks an A/B test's winner (≤ 64 characters). */
 export const abScheduleName = (campaignId: string) => `campaign-ab-${campaignId}`;

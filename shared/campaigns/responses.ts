@@ -20,6 +20,30 @@ const campaignApprovalSchema = v.pipe(
   v.title('CampaignApproval'),
 );
 
+/** A local-time send (shared/campaigns/local-time.ts `DeliveryView`). */
+const localTimeDeliverySchema = v.pipe(
+  v.strictObject({
+    mode: v.literal('LOCAL_TIME'),
+    localTime: v.pipe(v.string(), v.description('The wall-clock time each recipient gets it at, in their own zone'), v.examples(['2026-12-01T09:00'])),
+    timeZoneField: v.pipe(v.string(), v.examples(['data.timezone'])),
+    fallbackTimeZone: v.pipe(v.string(), v.examples(['UTC'])),
+    startsAt: v.pipe(isoDateTimeSchema, v.description('The first zone\'s moment (UTC+14): the audience is frozen then')),
+    endsAt: v.pipe(isoDateTimeSchema, v.description('The last zone\'s moment (UTC−12)')),
+    zones: v.pipe(
+      v.array(
+        v.strictObject({
+          timeZone: v.pipe(v.string(), v.examples(['Europe/Berlin'])),
+          at: v.pipe(isoDateTimeSchema, v.description('When the zone\'s clock reads localTime')),
+          recipients: countSchema,
+          status: v.pipe(v.picklist(['PENDING', 'SENT', 'CANCELLED']), v.description('PENDING until its moment; SENT: its mail went to the sender at its moment; CANCELLED: the campaign was cancelled before')),
+        }),
+      ),
+      v.description('The frozen audience\'s zones (the contact\'s zone, or the fallback when it has none or an invalid one), by moment; empty until the audience is frozen'),
+    ),
+  }),
+  v.title('LocalTimeDelivery'),
+);
+
 /** A campaign as the API returns it (shared/campaigns/store.ts `Campaign`). */
 export const campaignResponseSchema = v.pipe(
   v.strictObject({
@@ -41,6 +65,7 @@ export const campaignResponseSchema = v.pipe(
     failureReason: v.nullable(v.string()),
     pausedAt: v.pipe(v.nullable(isoDateTimeSchema), v.description('When the deliverability guard paused the campaign; cleared when it is resumed')),
     pauseReason: v.pipe(v.nullable(v.string()), v.description('Why the deliverability guard paused the campaign (bounce or complaint rate); cleared when POST /campaigns/{id}/send resumes it')),
+    delivery: v.pipe(v.nullable(localTimeDeliverySchema), v.description('Sent at a local time in each recipient\'s time zone (POST /campaigns/{id}/send with localTime); null otherwise')),
     spreadOverMinutes: v.pipe(v.nullable(v.pipe(v.number(), v.integer())), v.description('Sending spreads the mail evenly over this many minutes (1–1440); null: as fast as the SES rate allows')),
     spread: v.pipe(
       v.nullable(

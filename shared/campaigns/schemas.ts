@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { emailSchema } from '../contacts/schemas';
 import { pageQueryEntries } from '../http/pagination';
 import { bodySchema, senderSchema, subjectSchema, textSchema } from '../templates/schemas';
+import { LOCAL_TIME, TIME_ZONE_FIELD } from './local-time';
 import { spreadOverMinutesSchema } from './spread';
 import { abTestSchema } from './ab-test-model';
 import { campaignStatuses } from './status';
@@ -65,9 +66,19 @@ export const patchCampaignSchema = v.pipe(
 
 /** POST /campaigns/{id}/send: no body, or scheduledFor null, sends now. */
 export const sendCampaignSchema = v.optional(
+  v.pipe(
   v.object({
     scheduledFor: v.optional(v.nullable(v.pipe(v.string('scheduledFor must be an ISO 8601 date-time'), v.isoTimestamp('scheduledFor must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z')))),
+    /** Each recipient's own time zone (shared/campaigns/local-time.ts): checked further by the service. */
+    localTime: v.optional(v.pipe(v.string('localTime must be a string'), v.regex(LOCAL_TIME, 'localTime must be a date and time without a zone, e.g. 2026-12-01T09:00'))),
+    timeZoneField: v.optional(v.pipe(v.string('timeZoneField must be a string'), v.regex(TIME_ZONE_FIELD, 'timeZoneField must name a contact data field, e.g. data.timezone'))),
+    fallbackTimeZone: v.optional(v.pipe(v.string('fallbackTimeZone must be a string'), v.maxLength(64, 'fallbackTimeZone must be an IANA time zone'))),
   }),
+  v.forward(
+    v.check((input) => input.localTime !== undefined || (input.timeZoneField === undefined && input.fallbackTimeZone === undefined), 'timeZoneField and fallbackTimeZone go with localTime'),
+    ['localTime'],
+  ),
+  ),
   {},
 );
 

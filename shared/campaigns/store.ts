@@ -9,6 +9,7 @@ import { presentAbTest, type AbTest, type StoredAbTest } from './ab-test-model';
 import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
+import { presentDelivery, type DeliveryView, type LocalTimeDelivery } from './local-time';
 import { spreadView, type SpreadView } from './spread';
 import { nextStatus, type CampaignAction, type CampaignStatus } from './status';
 
@@ -39,6 +40,8 @@ export interface Campaign {
   pausedAt: string | null;
   /** Why it was paused, e.g. "Bounce rate 6.00 % over 250 sends passed the 5 % threshold"; cleared when it is resumed. */
   pauseReason: string | null;
+  /** How it is delivered when sent at a local time in each recipient's zone (shared/campaigns/local-time.ts); null otherwise. */
+  delivery: DeliveryView | null;
   /** Spread the mail evenly over this many minutes from when sending starts (shared/campaigns/spread.ts); null: at once. */
   spreadOverMinutes: number | null;
   /** The spread once sending has started: its window and the audience it spreads. */
@@ -52,7 +55,7 @@ export interface Campaign {
 }
 
 /** The stored item: the campaign plus what sending keeps on it. */
-export interface StoredCampaign extends Omit<Campaign, 'spread' | 'spreadOverMinutes' | 'abTest' | 'approval'>, ApprovalFields {
+export interface StoredCampaign extends Omit<Campaign, 'delivery' | 'spread' | 'spreadOverMinutes' | 'abTest' | 'approval'>, ApprovalFields {
   /** Absent on campaigns stored before spreads existed. */
   spreadOverMinutes?: number | null;
   /** The A/B test's settings and, once sending, its phase and winner. */
@@ -67,6 +70,8 @@ export interface StoredCampaign extends Omit<Campaign, 'spread' | 'spreadOverMin
   dispatch?: { cursor?: Record<string, unknown>; owner?: string; leaseUntil?: number; done?: boolean; spreadOf?: number; spreadCounted?: number; spreadCursor?: Record<string, unknown> };
   /** The delivery counters when it was last resumed: the guard measures rates over the mail sent since (shared/campaigns/guard.ts). */
   guardBaseline?: GuardCounters;
+  /** A local-time send's plan, releases and zone counts (shared/campaigns/local-time.ts). */
+  delivery?: LocalTimeDelivery;
 }
 
 
@@ -111,6 +116,7 @@ export function present(campaign: StoredCampaign, approvalRequired?: boolean): C
     failureReason: campaign.failureReason ?? null,
     pausedAt: campaign.pausedAt ?? null,
     pauseReason: campaign.pauseReason ?? null,
+    delivery: campaign.delivery ? presentDelivery(campaign.delivery, campaign.status) : null,
     spreadOverMinutes: campaign.spreadOverMinutes ?? null,
     spread: spreadView(campaign),
     createdAt: campaign.createdAt,

@@ -81,6 +81,11 @@ export const useUpdateCampaign = (id: string) =>
 export const useSendCampaign = (id: string) =>
   useCampaignMutation(id, (scheduledFor: string | null) => unwrap(api.POST('/campaigns/{id}/send', { params: { path: { id } }, body: scheduledFor ? { scheduledFor } : {} })));
 
+/** Sends at a local time in each recipient's time zone (POST /campaigns/{id}/send with localTime). */
+export type LocalTimeSend = { localTime: string; timeZoneField: string; fallbackTimeZone: string };
+export const useSendAtLocalTime = (id: string) =>
+  useCampaignMutation(id, (input: LocalTimeSend) => unwrap(api.POST('/campaigns/{id}/send', { params: { path: { id } }, body: input })));
+
 export const useCancelCampaign = (id: string) => useCampaignMutation(id, () => unwrap(api.POST('/campaigns/{id}/cancel', { params: { path: { id } } })));
 
 export function useDeleteCampaign(id: string) {

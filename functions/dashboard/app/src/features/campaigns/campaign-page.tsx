@@ -7,6 +7,7 @@ import { ErrorNote, Field, Loading, SelectField, StatusBadge } from '../../compo
 import { useLeaveGuard } from '../../components/unsaved-changes';
 import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session';
+import { LocalTimeSendForm, ZonesPanel } from './local-time-delivery';
 import {
   useCampaign,
   useCampaignAudience,
@@ -322,7 +323,9 @@ function SendPanel({ campaign }: { campaign: Campaign }) {
             {campaign.status === 'SCHEDULED' ? 'Reschedule' : 'Schedule'}
           </button>
         </form>
+        <LocalTimeSendForm campaign={campaign} />
       </section>
+      {campaign.delivery && <ZonesPanel delivery={campaign.delivery} />}
       <p>
         <Link to="/campaigns">All campaigns</Link>
       </p>

@@ -8,6 +8,7 @@ import { rateLevel, SES_BOUNCE_REVIEW_RATE, SES_COMPLAINT_REVIEW_RATE } from '..
 import { formatDateTime, formatPercent } from '../../lib/format';
 import { AbTestReport } from './ab-test-panel';
 import { useCampaignStats, useCancelCampaign, useSendCampaign, type Campaign } from './api';
+import { ZonesPanel } from './local-time-delivery';
 import { SpreadProgress } from './spread-panel';
 
 type Stats = NonNullable<ReturnType<typeof useCampaignStats>['data']>;
@@ -86,6 +87,7 @@ export default function CampaignReport({ campaign }: { campaign: Campaign }) {
           </>
         )}
       </dl>
+      {campaign.delivery && <ZonesPanel delivery={campaign.delivery} />}
       <SpreadProgress campaign={campaign} sent={stats.data?.sentCount} />
       {campaign.abTest && <AbTestReport campaign={campaign} stats={stats.data} />}
       {stats.data ? <Figures stats={stats.data} /> : stats.isPending && <Loading what="the figures" />}
