@@ -25,6 +25,7 @@ import { campaignKeys, campaignScheduleName } from './keys';
 import { deleteZoneSchedules, stopPendingZones } from './local-time-send';
 import type { FanoutMessage } from './queues';
 import { campaignLimits, type CampaignChanges, type CreateCampaignInput, type ListCampaignsQuery } from './schemas';
+import { queueDispatchOrRollBack } from './start-dispatch';
 import { nextStatus } from './status';
 import { countersItem, present, readCampaign, startFields, toItem, transitionItems, type Campaign, type StoredCampaign } from './store';
 
@@ -189,25 +190,7 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
 
   const fields = startFields(updatedAt, content);
   await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
-  try {
-    await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
-  } catch (error) {
-    // Nothing would dispatch it: back to where it was, so the client may retry.
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: campaignKeys.campaign(projectId, campaignId),
-          UpdateExpression: 'SET #status = :previous, #version = :next REMOVE sentAt, content, dispatch',
-          ConditionExpression: '#status = :sending AND #version = :version',
-          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-          ExpressionAttributeValues: { ':previous': current.status, ':sending': 'SENDING', ':version': version, ':next': version + 1 },
-        },
-      },
-      countersItem(projectId, { from: 'SENDING', to: current.status }),
-    ]);
-    throw error;
-  }
+  await queueDispatchOrRollBack(projectId, current, version);
   if (current.status === 'SCHEDULED') await cancelSchedule(campaignScheduleName(campaignId));
   await deleteZoneSchedules(current);
   await recordSendAudit(projectId, current, caller, undefined);

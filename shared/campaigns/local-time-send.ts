@@ -1,7 +1,6 @@
 import { ulid } from 'ulid';
 import { requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
-import { tableName } from '../db/table';
 import { transactWrite } from '../db/transactions';
 import { ApiError, conflict, validationFailed } from '../http/errors';
 import { logger } from '../observability/logger';
@@ -11,12 +10,13 @@ import type { Caller } from '../http/handler';
 import { assertApproved, recordSendAudit, systemCaller } from './approval';
 import { audienceReader, contactIdBound, hasRecipients } from './audience';
 import { resolveContent } from './content';
-import { campaignKeys, campaignScheduleName, zoneScheduleName } from './keys';
+import { campaignScheduleName, zoneScheduleName } from './keys';
 import { allMoments, momentOfKey, parseLocalTimeInput, type LocalTimeDelivery, type LocalTimeInput } from './local-time';
 import type { FanoutMessage } from './queues';
 import { campaignLimits } from './schemas';
+import { queueDispatchOrRollBack } from './start-dispatch';
 import { nextStatus } from './status';
-import { countersItem, present, readCampaign, startFields, transitionItems, type Campaign, type StoredCampaign } from './store';
+import { present, readCampaign, startFields, transitionItems, type Campaign, type StoredCampaign } from './store';
 
 /**
  * POST /campaigns/{id}/send with `localTime`: the API side of local-time delivery
@@ -84,25 +84,7 @@ export async function sendAtLocalTime(projectId: string, campaignId: string, inp
   const fields = { ...startFields(updatedAt, content), delivery };
   await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null } }, updatedAt), current);
   const version = current.version + 1;
-  try {
-    await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'dispatch', projectId, campaignId } satisfies FanoutMessage)]);
-  } catch (error) {
-    // Nothing would dispatch it: back to where it was, so the client may retry.
-    await transactWrite([
-      {
-        Update: {
-          TableName: tableName,
-          Key: campaignKeys.campaign(projectId, campaignId),
-          UpdateExpression: 'SET #status = :previous, #version = :next REMOVE sentAt, content, dispatch, delivery',
-          ConditionExpression: '#status = :sending AND #version = :version',
-          ExpressionAttributeNames: { '#status': 'status', '#version': 'version' },
-          ExpressionAttributeValues: { ':previous': current.status, ':sending': 'SENDING', ':version': version, ':next': version + 1 },
-        },
-      },
-      countersItem(projectId, { from: 'SENDING', to: current.status }),
-    ]);
-    throw error;
-  }
+  await queueDispatchOrRollBack(projectId, current, version);
   await deleteStaleSchedules(current, future.map((moment) => zoneScheduleName(campaignId, moment)));
   if (current.status === 'SCHEDULED') await cancelSchedule(campaignScheduleName(campaignId));
   await recordSendAudit(projectId, current, caller, undefined);
