@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { screenshot, useBrowser } from '../support/browser';
-import { consoleErrors, goTo, seriousViolations, signIn } from '../support/dashboard-session';
+import { consoleErrors, goTo, pageFits, signIn } from '../support/dashboard-session';
 import { admin, api, stack, uniqueEmail, until } from '../support/api-client';
 
 /**
@@ -33,12 +33,6 @@ async function openCampaign(page: Page, id: string, name: string) {
   await goTo(page, `/campaigns/${id}`, name);
   await page.getByRole('heading', { name: 'Approval' }).waitFor();
   await page.locator('.figure-main dd').waitFor();
-}
-
-async function pageFits(page: Page, width: number): Promise<string[]> {
-  const violations = await seriousViolations(page);
-  if (Number(await page.evaluate('document.documentElement.scrollWidth')) > width) violations.push(`wider than ${width} px`);
-  return violations;
 }
 
 beforeAll(async () => {

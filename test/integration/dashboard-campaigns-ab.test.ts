@@ -1,7 +1,7 @@
-import type { Page } from 'playwright-core';
 import { screenshot, useBrowser } from '../support/browser';
-import { consoleErrors, goTo, seriousViolations, signIn } from '../support/dashboard-session';
-import { admin, api, stack, until } from '../support/api-client';
+import { consoleErrors, goTo, pageFits, signIn } from '../support/dashboard-session';
+import { api, stack } from '../support/api-client';
+import { givenCampaignAudience } from '../support/campaign-audience';
 import { storedEmails } from '../support/mail-viewer';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
@@ -14,21 +14,10 @@ let segmentName: string;
 /** The dashboard at the API's public address, as the other dashboard tests use it (dashboard-campaigns.test.ts). */
 const site = { ...stack, baseUrl: stack.baseUrl.replace('127.0.0.1', 'localhost') };
 
-async function pageFits(page: Page, width: number): Promise<string[]> {
-  const violations = await seriousViolations(page);
-  if (Number(await page.evaluate('document.documentElement.scrollWidth')) > width) violations.push(`wider than ${width} px`);
-  return violations;
-}
-
 beforeAll(async () => {
   // The signed-in project's verified domain, and an audience of exactly four subscribed readers by segment.
-  expect((await api('POST', '/domains', { body: { domain } })).status).toBe(201);
-  await admin('verify-domain', '--domain', domain);
-  await until(async () => (await api('GET', '/domains')).body.data.items.find((item: { domain: string; status: string }) => item.domain === domain && item.status === 'VERIFIED'));
-  for (const email of readers) await api('POST', '/contacts', { body: { email, subscribed: true, data: { abCohort: suffix } } });
   segmentName = `A/B cohort ${suffix}`;
-  const segment = await api('POST', '/segments', { body: { name: segmentName, filters: { operator: 'AND', conditions: [{ field: 'data.abCohort', operator: 'equals', value: suffix }] } } });
-  expect(segment.status).toBe(201);
+  await givenCampaignAudience({ domain, readers, field: 'abCohort', value: suffix, segmentName });
 }, TEST_TIMEOUT_MS);
 
 describe('the A/B test in the Campaigns pages', () => {

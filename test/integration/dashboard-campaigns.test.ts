@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { screenshot, useBrowser } from '../support/browser';
-import { consoleErrors, goTo, localOwner, seriousViolations, signIn } from '../support/dashboard-session';
-import { admin, api, stack, until } from '../support/api-client';
+import { consoleErrors, goTo, localOwner, pageFits, signIn } from '../support/dashboard-session';
+import { api, stack } from '../support/api-client';
+import { givenCampaignAudience } from '../support/campaign-audience';
 import { storedEmails } from '../support/mail-viewer';
 
 /** Browser and cold starts on a busy machine: longer than jest's default 5 s. */
@@ -21,22 +22,11 @@ const site = { ...stack, baseUrl: stack.baseUrl.replace('127.0.0.1', 'localhost'
 
 const injected = (page: Page) => page.evaluate(() => (globalThis as unknown as { __injected?: boolean }).__injected ?? false);
 
-async function pageFits(page: Page, width: number): Promise<string[]> {
-  const violations = await seriousViolations(page);
-  if (Number(await page.evaluate('document.documentElement.scrollWidth')) > width) violations.push(`wider than ${width} px`);
-  return violations;
-}
-
 beforeAll(async () => {
   // The signed-in project's verified domain, and an audience of exactly three subscribed readers (one more unsubscribed) by segment.
-  expect((await api('POST', '/domains', { body: { domain } })).status).toBe(201);
-  await admin('verify-domain', '--domain', domain);
-  await until(async () => (await api('GET', '/domains')).body.data.items.find((item: { domain: string; status: string }) => item.domain === domain && item.status === 'VERIFIED'));
-  for (const email of readers) await api('POST', '/contacts', { body: { email, subscribed: true, data: { cohort: suffix, name: 'Reader' } } });
-  await api('POST', '/contacts', { body: { email: `dash-gone-${suffix}@example.com`, subscribed: false, data: { cohort: suffix } } });
   segmentName = `Cohort ${suffix}`;
-  const segment = await api('POST', '/segments', { body: { name: segmentName, filters: { operator: 'AND', conditions: [{ field: 'data.cohort', operator: 'equals', value: suffix }] } } });
-  expect(segment.status).toBe(201);
+  await givenCampaignAudience({ domain, readers, field: 'cohort', value: suffix, segmentName, data: { name: 'Reader' } });
+  await api('POST', '/contacts', { body: { email: `dash-gone-${suffix}@example.com`, subscribed: false, data: { cohort: suffix } } });
 }, TEST_TIMEOUT_MS);
 
 describe('the Campaigns pages in a browser', () => {

@@ -53,3 +53,10 @@ export async function goTo(page: Page, route: string, heading: string | RegExp) 
   await page.evaluate(`history.pushState({}, '', ${JSON.stringify(`/dashboard${route}`)}); dispatchEvent(new PopStateEvent('popstate'))`);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
+
+/** A page's serious axe findings, and whether it is wider than the viewport (a sideways scroll). */
+export async function pageFits(page: Page, width: number): Promise<string[]> {
+  const violations = await seriousViolations(page);
+  if (Number(await page.evaluate('document.documentElement.scrollWidth')) > width) violations.push(`wider than ${width} px`);
+  return violations;
+}
