@@ -12,6 +12,7 @@ import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
 import { statsKeys } from '../stats/keys';
 import { bestVariant, variantStats } from './ab-test-model';
 import type { Recipient } from './audience';
+import { tallyEmails } from './completion-check';
 import { campaignEmail } from './content';
 import { abScheduleName, campaignKeys } from './keys';
 import type { FanoutMessage } from './queues';
@@ -22,7 +23,8 @@ import { present, readCampaign, type Campaign, type StoredCampaign } from './sto
  * is read once, by the dispatch; every sample position gets its variant's subject at once, every
  * other recipient is held as a marker in the campaign's rest partition. When the audience has been
  * read, the phase moves SAMPLE → WAITING and one one-time schedule is made for `waitMinutes`
- * later; its run (or POST /campaigns/{id}/ab-winner) moves WAITING → WINNER, once, by a
+ * later; its run looks whether the sample has gone out and comes back until `waitMinutes` after
+ * its last email did; then it (or POST /campaigns/{id}/ab-winner) moves WAITING → WINNER, once, by a
  * conditional write, and then the rest partition is paged onto the campaign send queue with the
  * winner's subject. Email ids derive from campaign and contact (content.ts), records are put
  * once and the sender's claim sends a twice-queued email once: a redelivery or restart sends no
@@ -159,6 +161,11 @@ export async function runAbWinner(projectId: string, campaignId: string, context
     return;
   }
   if (campaign.abTest!.phase !== 'WINNER') {
+    const due = await pickDueAt(projectId, campaign);
+    if (due === undefined || due > Date.now()) {
+      await runWinnerAgain(projectId, campaignId, due === undefined ? SAMPLE_CHECK_SECONDS : (due - Date.now()) / 1000);
+      return;
+    }
     const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, 'campaign', campaignId), ConsistentRead: true }));
     await pick(projectId, campaignId, bestVariant(variantStats(campaign, Item), campaign.abTest!.metric), 'schedule', 'waiting-or-unset');
     campaign = await readCampaign(projectId, campaignId);
@@ -190,6 +197,43 @@ export async function runAbWinner(projectId: string, campaignId: string, context
     logger.info('A/B rest queued with the winner', { projectId, campaignId, emails: records.length, winner: test.winner });
     campaign = await readCampaign(projectId, campaignId);
   }
+}
+
+/** How often a winner run looks again while the sample is still being sent. */
+const SAMPLE_CHECK_SECONDS = 60;
+
+/**
+ * The pick is due `waitMinutes` after the sample has gone out: after the last of its emails was
+ * sent (or otherwise settled), read from the campaign's emails (shared/campaigns/completion-check.ts;
+ * while WAITING they are the sample's only). Undefined while some are still queued or sending.
+ * Once known, the countdown the API shows (`waitUntil`) is moved to it.
+ */
+async function pickDueAt(projectId: string, campaign: StoredCampaign): Promise<number | undefined> {
+  const tally = await tallyEmails(projectId, campaign);
+  if (!tally) return undefined;
+  const due = tally.lastSettledAt + campaign.abTest!.waitMinutes * 60_000;
+  if (campaign.abTest!.waitUntil !== new Date(due).toISOString()) {
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: campaignKeys.campaign(projectId, campaign.id),
+          UpdateExpression: 'SET abTest.waitUntil = :at',
+          ConditionExpression: 'abTest.phase = :waiting',
+          ExpressionAttributeValues: { ':at': new Date(due).toISOString(), ':waiting': 'WAITING' },
+        }),
+      );
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+  return due;
+}
+
+/** The winner run again in `seconds` (SQS delays at most 15 minutes: a longer wait takes several). */
+async function runWinnerAgain(projectId: string, campaignId: string, seconds: number): Promise<void> {
+  const delaySeconds = Math.min(900, Math.max(1, Math.ceil(seconds)));
+  await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'ab-winner', projectId, campaignId } satisfies FanoutMessage)], { delaySeconds });
 }
 
 async function forEach<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {

@@ -69,17 +69,68 @@ describe('startWaiting (the audience has been read)', () => {
   });
 });
 
+/** Sent more than `waitMinutes` ago. */
+const LONG_AGO = new Date(Date.now() - 2 * 3600_000).toISOString();
+
+/**
+ * The campaign's emails (its sample, while WAITING: one Query of the project's email range) and
+ * the held rest's pages (Queries of the rest partition).
+ */
+function givenSample(emails: Record<string, unknown>[], restPages: Record<string, unknown>[][] = [[]]) {
+  let page = 0;
+  ddb.on(QueryCommand).callsFake(async (input: { KeyConditionExpression: string }) =>
+    input.KeyConditionExpression.includes('BETWEEN') ? { Items: emails } : { Items: restPages[Math.min(page++, restPages.length - 1)] },
+  );
+}
+
+const winnerRunsQueued = () =>
+  sqs
+    .commandCalls(SendMessageBatchCommand)
+    .filter((call) => call.args[0].input.QueueUrl === FANOUT_QUEUE_URL)
+    .map((call) => ({ body: JSON.parse(call.args[0].input.Entries![0]!.MessageBody!), delaySeconds: call.args[0].input.Entries![0]!.DelaySeconds }));
+
 describe('runAbWinner (the schedule fired, or the hand pick queued it)', () => {
+  it('picks nothing while the sample is still being sent, and looks again a minute later', async () => {
+    // Prepare
+    ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: campaignWith({ abTest: { ...abTest, phase: 'WAITING' } }) });
+    givenSample([{ status: 'SENT', sentAt: LONG_AGO }, { status: 'QUEUED', updatedAt: LONG_AGO }]);
+
+    // Act
+    await runAbWinner(P, C);
+
+    // Assess
+    expect(campaignUpdates()).toHaveLength(0);
+    expect(winnerRunsQueued()).toEqual([{ body: { kind: 'ab-winner', projectId: P, campaignId: C }, delaySeconds: 60 }]);
+  });
+
+  it('waits waitMinutes from when the last sample email went out: the countdown moves there and the run comes back then', async () => {
+    // Prepare: the sample's last email went out 10 minutes ago; the wait is 30 minutes
+    const lastSent = new Date(Date.now() - 10 * 60_000);
+    ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: campaignWith({ abTest: { ...abTest, phase: 'WAITING', waitUntil: '2026-11-23T09:35:00.000Z' } }) });
+    ddb.on(UpdateCommand).resolves({});
+    givenSample([{ status: 'SENT', sentAt: LONG_AGO }, { status: 'DELIVERED', sentAt: lastSent.toISOString() }]);
+
+    // Act
+    await runAbWinner(P, C);
+
+    // Assess: no pick; waitUntil = last sent + 30 min; back in at most 15 minutes (SQS's longest delay)
+    const [moved] = campaignUpdates();
+    expect(moved!.ExpressionAttributeValues).toEqual({ ':at': new Date(lastSent.getTime() + 30 * 60_000).toISOString(), ':waiting': 'WAITING' });
+    expect(campaignUpdates()).toHaveLength(1);
+    expect(winnerRunsQueued()).toEqual([{ body: { kind: 'ab-winner', projectId: P, campaignId: C }, delaySeconds: 900 }]);
+  });
+
+
   it('picks the variant with the highest unique open rate once, then queues the held rest with its subject and deletes their markers', async () => {
     // Prepare: B opened more; two recipients held
     let phase: Record<string, unknown> = { ...abTest, phase: 'WAITING' };
     ddb.on(GetCommand, { Key: campaignKey }).callsFake(async () => ({ Item: campaignWith({ abTest: phase }) }));
     ddb.on(GetCommand, { Key: statsKey }).resolves({ Item: { ab0_sent: 5, ab0_opened: 1, ab1_sent: 5, ab1_opened: 3 } });
     ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
-      phase = { ...phase, phase: 'WINNER', winner: input.ExpressionAttributeValues![':variant'] };
+      if (input.ExpressionAttributeValues![':variant'] !== undefined) phase = { ...phase, phase: 'WINNER', winner: input.ExpressionAttributeValues![':variant'] };
       return {};
     });
-    ddb.on(QueryCommand).resolvesOnce({ Items: [held(1), held(2)] }).resolves({ Items: [] });
+    givenSample([{ status: 'DELIVERED', sentAt: LONG_AGO }, { status: 'SENT', sentAt: LONG_AGO }], [[held(1), held(2)], []]);
     ddb.on(PutCommand).resolves({});
     ddb.on(DeleteCommand).resolves({});
 
@@ -87,7 +138,8 @@ describe('runAbWinner (the schedule fired, or the hand pick queued it)', () => {
     await runAbWinner(P, C);
 
     // Assess
-    const [pick] = campaignUpdates();
+    const [pick, ...others] = campaignUpdates().filter((input) => input.ExpressionAttributeValues![':variant'] !== undefined);
+    expect(others).toHaveLength(0);
     expect(pick!.ExpressionAttributeValues).toMatchObject({ ':variant': 1, ':by': 'schedule' });
     expect(pick!.ConditionExpression).toBe('#status IN (:sending, :paused) AND attribute_exists(abTest) AND (abTest.phase = :waiting OR attribute_not_exists(abTest.phase))');
     const records = ddb.commandCalls(PutCommand).map((call) => call.args[0].input).filter((put) => put.Item!.PK === `PROJECT#${P}`) as { Item: Record<string, unknown>; ConditionExpression?: string }[];

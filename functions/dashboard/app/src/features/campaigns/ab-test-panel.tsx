@@ -70,7 +70,7 @@ export function AbTestFields({ value, subject, onChange }: { value: AbDraft | nu
                 ['clicks', 'Unique click rate'],
               ]}
             />
-            <Field label="Wait (minutes)" type="number" min={1} max={10080} step={1} required value={value.waitMinutes} onChange={(event) => set({ waitMinutes: event.target.value })} hint="1 minute to 7 days, from when the sample is queued" />
+            <Field label="Wait (minutes)" type="number" min={1} max={10080} step={1} required value={value.waitMinutes} onChange={(event) => set({ waitMinutes: event.target.value })} hint="1 minute to 7 days, from when the sample has gone out" />
           </div>
         </>
       )}
