@@ -64,8 +64,9 @@ const waitForCampaign = (run: Scenario, id: string, check: (campaign: any) => bo
 const recipientsOf = (mails: StoredEmail[]) => mails.map((mail) => mail.destination.to[0]!).sort();
 const simulateOpen = (mail: StoredEmail) => fetch(`${stack.sesUrl}/_local/simulate`, { method: 'POST', body: JSON.stringify({ messageId: mail.messageId, type: 'open' }) });
 
+// Each scenario has a project of its own and waits a minute or more of real time: they run side by side.
 describe('an A/B subject test', () => {
-  it('sends the sample split evenly, then the variant with the most unique opens to the other 10, each contact exactly once', async () => {
+  it.concurrent('sends the sample split evenly, then the variant with the most unique opens to the other 10, each contact exactly once', async () => {
     // Prepare: 20 contacts, two subjects, 50 % sample, metric opens, a 1 minute wait
     const run = await scenario('auto');
     const id = await abCampaign(run, 1);
@@ -106,7 +107,7 @@ describe('an A/B subject test', () => {
     expect(stats.data.sentCount).toBe(AUDIENCE);
   });
 
-  it('ends the wait with a hand-picked winner, once: the rest get its subject, a second pick is 409', async () => {
+  it.concurrent('ends the wait with a hand-picked winner, once: the rest get its subject, a second pick is 409', async () => {
     // Prepare: a long wait, so only the hand pick ends it
     const run = await scenario('hand');
     const id = await abCampaign(run, 600);
@@ -133,7 +134,7 @@ describe('an A/B subject test', () => {
     expect(mails.filter((mail) => !sampled.has(mail.destination.to[0]!)).map((mail) => mail.subject)).toEqual(Array(10).fill(`Beta ${run.tag}`));
   });
 
-  it('sends nothing more when cancelled while WAITING, even after its pick was due', async () => {
+  it.concurrent('sends nothing more when cancelled while WAITING, even after its pick was due', async () => {
     // Prepare
     const run = await scenario('cancel');
     const id = await abCampaign(run, 1);
