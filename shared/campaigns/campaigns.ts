@@ -7,7 +7,7 @@ import { sortKeyPrefixRange } from '../db/schema';
 import { tableName } from '../db/table';
 import { transactWrite } from '../db/transactions';
 import { decodeCursor, pageOf } from '../http/cursor';
-import { ApiError, conflict, validationFailed } from '../http/errors';
+import { ApiError, validationFailed } from '../http/errors';
 import type { Caller } from '../http/handler';
 import { logger } from '../observability/logger';
 import { notificationWriteItem } from '../notifications/notifications';
@@ -27,7 +27,7 @@ import type { FanoutMessage } from './queues';
 import { campaignLimits, type CampaignChanges, type CreateCampaignInput, type ListCampaignsQuery } from './schemas';
 import { queueDispatchOrRollBack } from './start-dispatch';
 import { nextStatus } from './status';
-import { countersItem, present, readCampaign, startFields, toItem, transitionItems, type Campaign, type StoredCampaign } from './store';
+import { countersItem, present, readCampaign, startFields, toItem, transitionItems, writeCampaignChange, type Campaign, type StoredCampaign } from './store';
 
 /** Configuration, read once at cold start. */
 const config = {
@@ -125,7 +125,7 @@ export async function updateCampaign(projectId: string, campaignId: string, chan
     throw validationFailed([{ field: next.subject ? 'body' : 'subject', code: 'REQUIRED', message: 'subject and body are required unless templateId is given' }]);
   }
   await checkContent(projectId, next);
-  await write(projectId, transitionItems(projectId, { campaign: current, action: 'edit', set }, next.updatedAt), current);
+  await writeCampaignChange(projectId, transitionItems(projectId, { campaign: current, action: 'edit', set }, next.updatedAt), current);
   return present(next, await approvalRequired(projectId));
 }
 
@@ -133,7 +133,7 @@ export async function updateCampaign(projectId: string, campaignId: string, chan
 export async function deleteCampaign(projectId: string, campaignId: string): Promise<void> {
   const current = await readCampaign(projectId, campaignId);
   nextStatus('delete', current.status);
-  await write(
+  await writeCampaignChange(
     projectId,
     [
       {
@@ -182,14 +182,14 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
     await scheduleOnce({ name: campaignScheduleName(campaignId), at, targetArn: config.fanoutQueueArn, message });
     // A reschedule is a change of schedule: it records its editor and clears the approval (shared/campaigns/approval.ts).
     const edit = current.status === 'SCHEDULED' ? editFields(caller) : {};
-    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null, delivery: null, ...edit } }, updatedAt), current);
+    await writeCampaignChange(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor: iso, scheduleId, failureReason: null, delivery: null, ...edit } }, updatedAt), current);
     await deleteZoneSchedules(current);
     await recordSendAudit(projectId, current, caller, iso);
     return present({ ...current, status: 'SCHEDULED', scheduledFor: iso, failureReason: null, delivery: undefined, updatedAt, version, ...edit }, required);
   }
 
   const fields = startFields(updatedAt, content);
-  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
+  await writeCampaignChange(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
   await queueDispatchOrRollBack(projectId, current, version);
   if (current.status === 'SCHEDULED') await cancelSchedule(campaignScheduleName(campaignId));
   await deleteZoneSchedules(current);
@@ -208,7 +208,7 @@ export async function sendCampaign(projectId: string, campaignId: string, schedu
 async function resumeCampaign(projectId: string, current: StoredCampaign): Promise<Campaign> {
   const updatedAt = new Date().toISOString();
   const guardBaseline = await readGuardCounters(projectId, current.id);
-  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { pausedAt: null, pauseReason: null, guardBaseline } }, updatedAt), current);
+  await writeCampaignChange(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { pausedAt: null, pauseReason: null, guardBaseline } }, updatedAt), current);
   const resumed: StoredCampaign = { ...current, status: 'SENDING', pausedAt: null, pauseReason: null, guardBaseline, updatedAt, version: current.version + 1 };
   try {
     await sendMessageBatches(config.fanoutQueueUrl, [JSON.stringify({ kind: 'unpark', projectId, campaignId: current.id } satisfies FanoutMessage)]);
@@ -237,13 +237,13 @@ export async function cancelCampaign(projectId: string, campaignId: string): Pro
   const to = nextStatus('cancel', current.status);
   const updatedAt = new Date().toISOString();
   if (to === 'DRAFT') {
-    await write(projectId, transitionItems(projectId, { campaign: current, action: 'cancel', set: { scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
+    await writeCampaignChange(projectId, transitionItems(projectId, { campaign: current, action: 'cancel', set: { scheduledFor: null, scheduleId: null, delivery: null } }, updatedAt), current);
     await cancelSchedule(campaignScheduleName(campaignId));
     await deleteZoneSchedules(current);
     return present({ ...current, status: 'DRAFT', scheduledFor: null, delivery: undefined, updatedAt, version: current.version + 1 });
   }
   const cancelled: StoredCampaign = { ...current, status: 'CANCELLED', cancelledAt: updatedAt, updatedAt, version: current.version + 1 };
-  await write(
+  await writeCampaignChange(
     projectId,
     [...transitionItems(projectId, { campaign: current, action: 'cancel', set: { cancelledAt: updatedAt } }, updatedAt), notificationWriteItem(projectId, 'campaign.cancelled', { ...present(cancelled) }, campaignId)],
     current,
@@ -279,18 +279,6 @@ async function checkContent(projectId: string, campaign: StoredCampaign): Promis
   else throw validationFailed([{ field: 'from', code: 'REQUIRED', message: 'from is required unless the template has a from address' }]);
 }
 
-/** Writes a change conditioned on what was read; a concurrent change meanwhile is a 409 naming the status now. */
-async function write(projectId: string, items: Parameters<typeof transactWrite>[0], read: Pick<StoredCampaign, 'id' | 'status'>): Promise<void> {
-  try {
-    await transactWrite(items);
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    if (!reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) throw error;
-    const now = await readCampaign(projectId, read.id).catch(() => undefined);
-    if (now && now.status !== read.status) throw conflict('INVALID_CAMPAIGN_STATE', `The campaign is ${now.status} now`);
-    throw conflict('CONCURRENT_MODIFICATION', 'The campaign changed concurrently; retry the request');
-  }
-}
 
 /**
  * GET /campaigns/{id}/audience: who sending now would reach, counted by the dispatch's own

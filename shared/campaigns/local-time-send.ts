@@ -1,8 +1,7 @@
 import { ulid } from 'ulid';
 import { requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
-import { transactWrite } from '../db/transactions';
-import { ApiError, conflict, validationFailed } from '../http/errors';
+import { ApiError, validationFailed } from '../http/errors';
 import { logger } from '../observability/logger';
 import { sendMessageBatches } from '../queue/send-batches';
 import { cancelSchedule, scheduleOnce } from '../scheduler/schedules';
@@ -16,7 +15,7 @@ import type { FanoutMessage } from './queues';
 import { campaignLimits } from './schemas';
 import { queueDispatchOrRollBack } from './start-dispatch';
 import { nextStatus } from './status';
-import { present, readCampaign, startFields, transitionItems, type Campaign, type StoredCampaign } from './store';
+import { present, readCampaign, startFields, transitionItems, writeCampaignChange, type Campaign, type StoredCampaign } from './store';
 
 /**
  * POST /campaigns/{id}/send with `localTime`: the API side of local-time delivery
@@ -72,7 +71,7 @@ export async function sendAtLocalTime(projectId: string, campaignId: string, inp
     const [first, ...rest] = future as [string, ...string[]];
     await schedule([{ name: campaignScheduleName(campaignId), moment: first, message: { kind: 'start', projectId, campaignId, scheduleId: planId } }, ...zoneSchedules(projectId, campaignId, planId, rest)]);
     const scheduledFor = new Date(momentOfKey(first)).toISOString();
-    await write(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor, scheduleId: planId, failureReason: null, delivery } }, updatedAt), current);
+    await writeCampaignChange(projectId, transitionItems(projectId, { campaign: current, action: 'schedule', set: { scheduledFor, scheduleId: planId, failureReason: null, delivery } }, updatedAt), current);
     await deleteStaleSchedules(current, [campaignScheduleName(campaignId), ...rest.map((moment) => zoneScheduleName(campaignId, moment))]);
     await recordSendAudit(projectId, current, caller, scheduledFor);
     logger.info('Campaign scheduled at a local time', { projectId, campaignId, localTime, moments: moments.length });
@@ -82,7 +81,7 @@ export async function sendAtLocalTime(projectId: string, campaignId: string, inp
   // The first moment has passed: SENDING now (the audience frozen now), the passed moments released.
   await schedule(zoneSchedules(projectId, campaignId, planId, future));
   const fields = { ...startFields(updatedAt, content), delivery };
-  await write(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null } }, updatedAt), current);
+  await writeCampaignChange(projectId, transitionItems(projectId, { campaign: current, action: 'send', set: { ...fields, scheduledFor: null, scheduleId: null } }, updatedAt), current);
   const version = current.version + 1;
   await queueDispatchOrRollBack(projectId, current, version);
   await deleteStaleSchedules(current, future.map((moment) => zoneScheduleName(campaignId, moment)));
@@ -151,15 +150,3 @@ async function inGroups<T>(items: T[], run: (item: T) => Promise<void>): Promise
   for (let start = 0; start < items.length; start += SCHEDULE_CONCURRENCY) await Promise.all(items.slice(start, start + SCHEDULE_CONCURRENCY).map(run));
 }
 
-/** Writes a change conditioned on what was read; a concurrent change meanwhile is a 409 naming the status now. */
-async function write(projectId: string, items: Parameters<typeof transactWrite>[0], read: Pick<StoredCampaign, 'id' | 'status'>): Promise<void> {
-  try {
-    await transactWrite(items);
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    if (!reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) throw error;
-    const now = await readCampaign(projectId, read.id).catch(() => undefined);
-    if (now && now.status !== read.status) throw conflict('INVALID_CAMPAIGN_STATE', `The campaign is ${now.status} now`);
-    throw conflict('CONCURRENT_MODIFICATION', 'The campaign changed concurrently; retry the request');
-  }
-}

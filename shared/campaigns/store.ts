@@ -1,8 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
-import type { TransactItem } from '../db/transactions';
-import { notFound } from '../http/errors';
+import { transactWrite, type TransactItem } from '../db/transactions';
+import { conflict, notFound } from '../http/errors';
 import type { Sender } from '../templates/schemas';
 import { approvalView, type ApprovalFields, type ApprovalView } from './approval-view';
 import { presentAbTest, type AbTest, type StoredAbTest } from './ab-test-model';
@@ -189,4 +189,17 @@ export function transitionItems(projectId: string, { campaign, action, set = {},
     },
     ...(to === campaign.status ? [] : [countersItem(projectId, { from: campaign.status, to })]),
   ];
+}
+
+/** Writes a change conditioned on what was read; a concurrent change meanwhile is a 409 naming the status now. */
+export async function writeCampaignChange(projectId: string, items: TransactItem[], read: Pick<StoredCampaign, 'id' | 'status'>): Promise<void> {
+  try {
+    await transactWrite(items);
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+    if (!reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) throw error;
+    const now = await readCampaign(projectId, read.id).catch(() => undefined);
+    if (now && now.status !== read.status) throw conflict('INVALID_CAMPAIGN_STATE', `The campaign is ${now.status} now`);
+    throw conflict('CONCURRENT_MODIFICATION', 'The campaign changed concurrently; retry the request');
+  }
 }

@@ -1,3 +1,4 @@
+import { allMoments, momentKey, wallClock, type LocalTimeDelivery } from '../../shared/campaigns/local-time';
 import type { EmailRecord } from '../../shared/emails/emails';
 
 /** A stored campaign item (as DynamoDB holds it) of project P1 that has started sending; tests override what they are about. */
@@ -49,3 +50,18 @@ export const campaignEmailRecord = (overrides: Partial<EmailRecord>): EmailRecor
   updatedAt: '2026-11-23T10:00:01.000Z',
   ...overrides,
 });
+
+/** The first moment of a send at 09:00 local time on 1 December 2026: UTC+14's, 19:00 UTC the day before. */
+export const PLUS14_MOMENT = momentKey(Date.parse('2026-11-30T19:00:00Z'));
+
+/** A local-time send's plan (09:00 on 1 December 2026 in each recipient's zone) whose first moment, UTC+14's, has been released. */
+export const localTimeDelivery: LocalTimeDelivery = {
+  mode: 'LOCAL_TIME',
+  localTime: '2026-12-01T09:00',
+  timeZoneField: 'data.timezone',
+  fallbackTimeZone: 'UTC',
+  planId: 'PLAN1',
+  moments: allMoments(wallClock('2026-12-01T09:00')),
+  released: { [PLUS14_MOMENT]: '2026-11-30T19:00:01.000Z' },
+  zones: {},
+};

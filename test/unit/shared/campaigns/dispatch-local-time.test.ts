@@ -3,27 +3,16 @@ import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand,
 import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { processFanoutMessage } from '../../../../shared/campaigns/dispatch';
-import { allMoments, momentKey, wallClock } from '../../../../shared/campaigns/local-time';
 import { toItem as contactItem } from '../../../../shared/contacts/contacts';
-import { C, campaignKey, P, startedCampaignItem, statsKey } from '../../../support/campaign-fixtures';
+import { C, campaignKey, localTimeDelivery, P, startedCampaignItem, statsKey } from '../../../support/campaign-fixtures';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
 
 const SEND_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-send-test';
 const withTime = (ms: number) => ({ getRemainingTimeInMillis: () => ms }) as Context;
-const PLUS14 = momentKey(Date.parse('2026-11-30T19:00:00Z'));
 
-const delivery = {
-  mode: 'LOCAL_TIME',
-  localTime: '2026-12-01T09:00',
-  timeZoneField: 'data.timezone',
-  fallbackTimeZone: 'UTC',
-  planId: 'PLAN1',
-  moments: allMoments(wallClock('2026-12-01T09:00')),
-  released: { [PLUS14]: '2026-11-30T19:00:01.000Z' },
-  zones: {},
-};
+const delivery = localTimeDelivery;
 const campaign = startedCampaignItem({ totalRecipients: 0, content: { subject: 'Morning', html: '<p>Morning</p>', from: { email: 'news@acme.test' }, replyTo: null }, dispatch: {}, delivery });
 const contactId = (n: number) => `01HZY3K8Q2V9J6M4T7W5X0C0${String(n).padStart(2, '0')}`;
 const contact = (n: number, timezone?: string) =>

@@ -1,9 +1,9 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { allMoments, momentKey, wallClock, type LocalTimeDelivery } from '../../../../shared/campaigns/local-time';
+import { momentKey } from '../../../../shared/campaigns/local-time';
 import { releaseZone, routeToZones } from '../../../../shared/campaigns/zones';
-import { C, campaignKey, P } from '../../../support/campaign-fixtures';
+import { C, campaignKey, localTimeDelivery, P } from '../../../support/campaign-fixtures';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -11,20 +11,10 @@ const sqs = mockClient(SQSClient);
 const SEND_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-send-test';
 const FANOUT_QUEUE_URL = 'http://localhost:9324/000000000000/campaign-fanout-test';
 const at = (iso: string) => momentKey(Date.parse(iso));
-const PLUS14 = at('2026-11-30T19:00:00Z');
 const UTC = at('2026-12-01T09:00:00Z');
 const MINUS12 = at('2026-12-01T21:00:00Z');
 
-const delivery: LocalTimeDelivery = {
-  mode: 'LOCAL_TIME',
-  localTime: '2026-12-01T09:00',
-  timeZoneField: 'data.timezone',
-  fallbackTimeZone: 'UTC',
-  planId: 'PLAN1',
-  moments: allMoments(wallClock('2026-12-01T09:00')),
-  released: { [PLUS14]: '2026-11-30T19:00:01.000Z' },
-  zones: {},
-};
+const delivery = localTimeDelivery;
 const emails = [
   { id: 'E1', recipient: { id: 'c1', email: 'a@example.com', data: { timezone: 'Pacific/Kiritimati' } } },
   { id: 'E2', recipient: { id: 'c2', email: 'b@example.com', data: { timezone: 'Etc/GMT+12' } } },
