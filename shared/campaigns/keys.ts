@@ -15,7 +15,7 @@ import { projectPartition } from '../projects/keys';
  * | link clicker | PROJECT#<pid> | CAMPAIGN_ENGAGED#<cid>#link#<hash>#<contactId>  | 400 days |
  * | hourly     | PROJECT#<pid> | CAMPAIGN_HOURLY#<cid> (<metric>_<hour since the send started>) | |
  * | held in zone | PROJECT#<pid>#CAMPAIGN#<cid>#ZONE#<moment key> | EMAIL#<emailId>        | 400 days  |
- * | A/B rest   | PROJECT#<pid>#CAMPAIGN#<cid>#ABREST | CONTACT#<contactId> (recipient)   |           |
+ * | A/B rest   | PROJECT#<pid>#CAMPAIGN#<cid>#ABREST | RECIPIENT#<contactId>             |           |
  *
  * An engagement item exists once per contact who opened (clicked) a campaign: its conditional put
  * decides whether an open is the contact's first, for the unique counts. A parked item marks an
@@ -44,7 +44,7 @@ export const campaignKeys = {
   zonePartition: (projectId: string, campaignId: string, moment: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#ZONE#${moment}`,
   heldInZone: (projectId: string, campaignId: string, moment: string, emailId: string) => ({ PK: campaignKeys.zonePartition(projectId, campaignId, moment), SK: `EMAIL#${emailId}` }),
   abRestPartition: (projectId: string, campaignId: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#ABREST`,
-  abRest: (projectId: string, campaignId: string, contactId: string) => ({ PK: campaignKeys.abRestPartition(projectId, campaignId), SK: `CONTACT#${contactId}` }),
+  abRest: (projectId: string, campaignId: string, contactId: string) => ({ PK: campaignKeys.abRestPartition(projectId, campaignId), SK: `RECIPIENT#${contactId}` }),
 };
 
 /** The one-time EventBridge Scheduler schedule of a scheduled campaign (≤ 64 characters). */

@@ -1,6 +1,14 @@
 /** Table keys of projects and API keys: built here and nowhere else. */
 export const projectPartition = (projectId: string) => `PROJECT#${projectId}`;
 
+const PROJECT_PARTITION = /^PROJECT#([^#]+)$/;
+
+/**
+ * The project whose own partition a key's PK is, or undefined: stream consumers read items by
+ * their keys, and partitions that extend the project's (`PROJECT#<pid>#CAMPAIGN#…`) are not it.
+ */
+export const projectOfPartition = (pk: unknown): string | undefined => PROJECT_PARTITION.exec(String(pk ?? ''))?.[1];
+
 export const projectKeys = {
   project: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'PROJECT' }),
   /** GSI1: every project, for the admin CLI's list-projects. */

@@ -2,6 +2,7 @@ import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamo
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { projectOfPartition } from '../projects/keys';
 import { segmentKeys } from './keys';
 
 /**
@@ -37,13 +38,12 @@ export const isMemberCleanupJob = (body: unknown): boolean => typeof body === 'o
 
 /** The tracked segment a table change removed (a REMOVE of a segment item), if it is one; on-demand segments have no members. */
 export function removedSegment(change: { eventName: string; keys: Record<string, unknown>; oldImage?: Record<string, unknown> }): { projectId: string; segmentId: string } | undefined {
-  const pk = String(change.keys.PK ?? '');
+  const projectId = projectOfPartition(change.keys.PK);
   const sk = String(change.keys.SK ?? '');
-  if (change.eventName !== 'REMOVE' || !pk.startsWith('PROJECT#') || !sk.startsWith(segmentKeys.segmentPrefix)) return undefined;
+  if (change.eventName !== 'REMOVE' || !projectId || !sk.startsWith(segmentKeys.segmentPrefix)) return undefined;
   if (change.oldImage?.trackMembership === false) return undefined;
-  const projectId = pk.slice('PROJECT#'.length);
   const segmentId = sk.slice(segmentKeys.segmentPrefix.length);
-  if (!projectId || !segmentId || segmentKeys.segment(projectId, segmentId).SK !== sk) return undefined;
+  if (!segmentId || segmentKeys.segment(projectId, segmentId).SK !== sk) return undefined;
   return { projectId, segmentId };
 }
 

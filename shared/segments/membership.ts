@@ -3,6 +3,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeTime } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { contactKeys } from '../contacts/keys';
+import { projectOfPartition } from '../projects/keys';
 import { tableName } from '../db/table';
 import { batchGetAll } from '../db/batch';
 import { transactWrite, type TransactItem } from '../db/transactions';
@@ -78,10 +79,9 @@ export const EXITED = 'segment.exited';
  * consumer writes itself: re-evaluating on them would loop.
  */
 export function contactToReevaluate(change: { keys: Record<string, unknown>; newImage?: Record<string, unknown>; oldImage?: Record<string, unknown> }): { projectId: string; contactId: string } | undefined {
-  const pk = String(change.keys.PK ?? '');
+  const projectId = projectOfPartition(change.keys.PK);
   const sk = String(change.keys.SK ?? '');
-  if (!pk.startsWith('PROJECT#')) return undefined;
-  const projectId = pk.slice('PROJECT#'.length);
+  if (!projectId) return undefined;
   if (sk.startsWith(contactKeys.contactPrefix)) return { projectId, contactId: sk.slice(contactKeys.contactPrefix.length) };
   if (sk.startsWith(eventKeys.eventPrefix)) {
     const image = change.newImage ?? change.oldImage;

@@ -35,7 +35,7 @@ export type StreamHandler = (event: DynamoDBStreamEvent, context?: Context) => P
  * The one DynamoDB stream consumer factory (the stream-side twin of createSqsHandler):
  * - records are decoded (NewImage/OldImage unmarshalled) and grouped by `keyOf`; each group is
  *   processed in stream order, groups concurrently;
- * - a group that throws (or a record that cannot be decoded) is a failure. Per Lambda's stream
+ * - a group that throws (or a record that cannot be decoded or keyed) is a failure. Per Lambda's stream
  *   contract (ReportBatchItemFailures), the response names the EARLIEST failed record's
  *   SequenceNumber: Lambda checkpoints before it and retries from it, so every record after it is
  *   delivered again — which is why `process` must be idempotent;
@@ -54,14 +54,15 @@ export function createStreamHandler(options: StreamHandlerOptions): StreamHandle
 
     records.forEach((record, position) => {
       let change: StreamChange;
+      let key: string | undefined;
       try {
         change = decode(record);
+        key = keyOf(change);
       } catch (error) {
         failedPositions.push(position);
         logger.error('Undecodable stream record', { consumer: options.name, sequenceNumber: record.dynamodb?.SequenceNumber, error: error as Error });
         return;
       }
-      const key = keyOf(change);
       if (key === undefined) return;
       const group = groups.get(key) ?? { position, changes: [] };
       group.changes.push(change);

@@ -4,6 +4,7 @@ import { contactKeys } from '../contacts/keys';
 import { eventKeys } from '../events/keys';
 import { toEvent } from '../events/events';
 import { notificationKeys, toNotification, type Notification } from '../notifications/notifications';
+import { projectOfPartition } from '../projects/keys';
 import type { StreamChange } from '../streams/handler';
 import { customEventKind, DISABLED_KIND } from './kinds';
 
@@ -19,11 +20,9 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
 }
 
-const PROJECT_PARTITION = /^PROJECT#([^#]+)$/;
-
 /** The project of a changed item in a project's own partition, or undefined. */
 export function projectOfChange(change: StreamChange): string | undefined {
-  return PROJECT_PARTITION.exec(String(change.keys.PK ?? ''))?.[1];
+  return projectOfPartition(change.keys.PK);
 }
 
 /** An id for a change that has none of its own: derived from the stream record, which a retry repeats. */

@@ -1,3 +1,4 @@
+import { projectOfPartition } from '../projects/keys';
 import { workflowKeys } from './keys';
 
 /**
@@ -6,11 +7,10 @@ import { workflowKeys } from './keys';
  * from cancel.ts, whose imports need the scheduler's variables, which the consumer does not have.
  */
 export function removedWorkflow(change: { eventName: string; keys: Record<string, unknown> }): { projectId: string; workflowId: string } | undefined {
-  const pk = String(change.keys.PK ?? '');
+  const projectId = projectOfPartition(change.keys.PK);
   const sk = String(change.keys.SK ?? '');
-  if (change.eventName !== 'REMOVE' || !pk.startsWith('PROJECT#') || !sk.startsWith(workflowKeys.workflowPrefix)) return undefined;
-  const projectId = pk.slice('PROJECT#'.length);
+  if (change.eventName !== 'REMOVE' || !projectId || !sk.startsWith(workflowKeys.workflowPrefix)) return undefined;
   const workflowId = sk.slice(workflowKeys.workflowPrefix.length);
-  if (!projectId || !workflowId || workflowKeys.workflow(projectId, workflowId).SK !== sk) return undefined;
+  if (!workflowId || workflowKeys.workflow(projectId, workflowId).SK !== sk) return undefined;
   return { projectId, workflowId };
 }

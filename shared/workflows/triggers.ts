@@ -6,6 +6,7 @@ import { batchGetAll } from '../db/batch';
 import { queryAll } from '../db/query';
 import { tableName } from '../db/table';
 import { eventKeys } from '../events/keys';
+import { projectOfPartition } from '../projects/keys';
 import { ENTERED, EXITED } from '../segments/membership';
 import type { StreamChange } from '../streams/handler';
 import { enterWorkflow, executionIdFor, type ExecutionTrigger } from './executions';
@@ -39,10 +40,9 @@ export interface TriggerOccurrence {
 
 export function occurrenceOf(change: Pick<StreamChange, 'eventName' | 'keys' | 'newImage'>): TriggerOccurrence | undefined {
   if (change.eventName !== 'INSERT' || !change.newImage) return undefined;
-  const pk = String(change.keys.PK ?? '');
+  const projectId = projectOfPartition(change.keys.PK);
   const sk = String(change.keys.SK ?? '');
-  if (!pk.startsWith('PROJECT#')) return undefined;
-  const projectId = pk.slice('PROJECT#'.length);
+  if (!projectId) return undefined;
   const image = change.newImage;
   if (sk.startsWith(contactKeys.contactPrefix)) {
     const contactId = String(image.contactId);

@@ -84,9 +84,10 @@ export class FunctionRunner {
       const initError = await environment.ready;
       if (initError) {
         this.discard(environment);
+        this.logError(requestId, 'Init Error', initError);
         return { ok: false, error: initError, atInit: true };
       }
-      return await new Promise<InvokeOutcome>((resolve) => {
+      const outcome = await new Promise<InvokeOutcome>((resolve) => {
         const timer = setTimeout(() => {
           this.options.log.write(`${new Date().toISOString()} ${requestId} Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds\n`);
           this.discard(environment);
@@ -113,11 +114,19 @@ export class FunctionRunner {
           },
         });
       });
+      // A timeout's own line is written above.
+      if (!outcome.ok && outcome.error.errorType !== 'Sandbox.Timedout') this.logError(requestId, 'Invoke Error', outcome.error);
+      return outcome;
     } finally {
       environment.pending = undefined;
       this.options.log.write(`END RequestId: ${requestId}\nREPORT RequestId: ${requestId}\tDuration: ${(performance.now() - started).toFixed(2)} ms\tMemory Size: ${spec.memoryMb} MB\n`);
       this.release(environment);
     }
+  }
+
+  /** A failed invoke's error in the function's log, as Lambda's runtime writes it. */
+  private logError(requestId: string, kind: string, error: InvokeError) {
+    this.options.log.write(`${new Date().toISOString()}\t${requestId}\tERROR\t${kind} \t${JSON.stringify(error)}\n`);
   }
 
   async stop(): Promise<void> {

@@ -4,6 +4,7 @@ import type { Context } from 'aws-lambda';
 import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { mockClient } from 'aws-sdk-client-mock';
 import { PAGE_SIZE, processFanoutMessage } from '../../../../shared/campaigns/dispatch';
+import { campaignKeys } from '../../../../shared/campaigns/keys';
 import { toItem as contactItem } from '../../../../shared/contacts/contacts';
 import { verifyUnsubscribeToken } from '../../../../shared/unsubscribe/token';
 import { C, campaignKey, P, startedCampaignItem, statsKey } from '../../../support/campaign-fixtures';
@@ -278,7 +279,7 @@ describe('the fan-out of an A/B test', () => {
       [contactId(4), 'Beta', 1],
     ]);
     const markers = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!);
-    expect(markers.map((item) => [item.PK, item.SK])).toEqual([1, 3].map((n) => [`PROJECT#${P}#CAMPAIGN#${C}#ABREST`, `CONTACT#${contactId(n)}`]));
+    expect(markers.map((item) => ({ PK: item.PK, SK: item.SK }))).toEqual([1, 3].map((n) => campaignKeys.abRest(P, C, contactId(n))));
     expect(queuedBodies(SEND_QUEUE_URL)).toHaveLength(2);
     // The whole audience counts as its recipients, so it completes only after the rest has settled
     const updates = campaignUpdates().map((input) => input.UpdateExpression!.split(',')[0]);

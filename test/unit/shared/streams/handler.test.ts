@@ -58,6 +58,26 @@ describe('createStreamHandler', () => {
 
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: '9' }]);
   });
+
+  it('fails only the record a key cannot be told for, and still processes the others', async () => {
+    // Prepare
+    const processed: string[] = [];
+    const handler = createStreamHandler({
+      name: 'test',
+      keyOf: (change) => {
+        if (change.keys.SK === 'bad') throw new Error('Invalid ULID');
+        return String(change.keys.SK);
+      },
+      process: async (changes) => void processed.push(String(changes[0]!.keys.SK)),
+    });
+
+    // Act
+    const response = await handler({ Records: [record('1', { PK: 'P', SK: 'A' }, {}), record('2', { PK: 'P', SK: 'bad' }, {}), record('3', { PK: 'P', SK: 'C' }, {})] });
+
+    // Assess
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: '2' }]);
+    expect(processed.sort()).toEqual(['A', 'C']);
+  });
 });
 
 describe('contactToReevaluate (the consumer routing)', () => {
@@ -67,5 +87,6 @@ describe('contactToReevaluate (the consumer routing)', () => {
     expect(contactToReevaluate({ keys: { PK: 'PROJECT#p1', SK: 'EVENT#E2' }, newImage: { name: 'segment.entered', contactId: 'C2' } })).toBeUndefined();
     expect(contactToReevaluate({ keys: { PK: 'PROJECT#p1', SK: 'CONTACT_EMAIL#a@b.c' } })).toBeUndefined();
     expect(contactToReevaluate({ keys: { PK: 'PROJECT#p1', SK: 'SEGMENT#S1' } })).toBeUndefined();
+    expect(contactToReevaluate({ keys: { PK: 'PROJECT#p1#CAMPAIGN#X#ABREST', SK: 'CONTACT#C1' } })).toBeUndefined();
   });
 });

@@ -40,6 +40,12 @@ describe('occurrenceOf', () => {
     expect(occurrenceOf({ ...eventInsert('x'), eventName: 'MODIFY' })).toBeUndefined();
     expect(occurrenceOf({ eventName: 'INSERT', keys: { PK: `PROJECT#${P}`, SK: 'CONTACT_EMAIL#a@b.c' }, newImage: {} })).toBeUndefined();
   });
+
+  it('ignores items in partitions that extend the project\'s (a campaign\'s recipients), whatever their sort key', () => {
+    const recipient = { eventName: 'INSERT' as const, keys: { PK: `PROJECT#${P}#CAMPAIGN#X#ABREST`, SK: `CONTACT#${C}` }, newImage: { recipient: { id: C } } };
+
+    expect(occurrenceOf(recipient)).toBeUndefined();
+  });
 });
 
 describe('startExecutions', () => {

@@ -21,15 +21,17 @@ function spec(taskRoot: string, overrides: Partial<LocalFunction> = {}): LocalFu
 }
 
 const runners: FunctionRunner[] = [];
+const logged: string[] = [];
 function runner(definition: LocalFunction, maxConcurrency = 2) {
   const log = new PassThrough();
-  log.resume();
+  log.on('data', (chunk) => logged.push(String(chunk)));
   const created = new FunctionRunner(definition, { maxConcurrency, log });
   runners.push(created);
   return created;
 }
 afterEach(async () => {
   await Promise.all(runners.splice(0).map((created) => created.stop()));
+  logged.length = 0;
 });
 
 describe('a local function', () => {
@@ -69,6 +71,7 @@ describe('a local function', () => {
     const outcome = await fn.invoke({});
     // Assess
     expect(outcome).toMatchObject({ ok: false, atInit: true, error: { errorType: 'ConfigError', errorMessage: 'Environment variable QUEUE_URL is required but not set' } });
+    expect(logged.join('')).toMatch(/\tERROR\tInit Error \t\{"errorType":"ConfigError","errorMessage":"Environment variable QUEUE_URL is required but not set"/);
   });
 
   it('answers a handler error as the invocation\'s error without ending the environment, and an uncaught crash by ending it', async () => {
@@ -84,6 +87,7 @@ describe('a local function', () => {
     // Assess
     expect(thrown).toMatchObject({ ok: false, error: { errorType: 'TypeError', errorMessage: 'bad input' } });
     expect(thrown).not.toHaveProperty('atInit');
+    expect(logged.join('')).toMatch(/\tERROR\tInvoke Error \t\{"errorType":"TypeError","errorMessage":"bad input"/);
     expect(after).toEqual({ ok: true, result: 2 });
     expect(fresh).toEqual({ ok: true, result: 1 });
   });
