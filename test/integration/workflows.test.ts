@@ -17,9 +17,16 @@ async function template(subject: string, type: 'TRANSACTIONAL' | 'MARKETING' = '
   return created.body.data.id;
 }
 
+/** Every workflow a test makes, deleted after the file even when a test failed: one left enabled would act on other files' contacts. */
+const made: string[] = [];
+afterAll(async () => {
+  await Promise.all(made.map((id) => api('DELETE', `/workflows/${id}`)));
+});
+
 async function workflow(body: Record<string, unknown>) {
   const created = await api('POST', '/workflows', { body: { name: `wf ${suffix()}`, ...body } });
   expect(created.status).toBe(201);
+  made.push(created.body.data.id);
   return created.body.data as { id: string; webhookSecret: string; version: number };
 }
 
