@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { admin, api, stack, until } from '../support/api-client';
+import { deadLetters } from '../support/dead-letters';
 import { storedEmails, type StoredEmail } from '../support/mail-viewer';
 
 // A/B subject tests (issue 26 item 1), black-box against the local stack: the sample, the wait's
@@ -170,5 +171,12 @@ describe('an A/B subject test', () => {
     // Assess
     expect(status).toBe(422);
     expect(body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('leaves the table stream\'s consumers nothing they failed on: the held rest is no contact to them', async () => {
+    const { dlqs, holding } = await deadLetters(stack.sqsEndpoint);
+
+    expect(dlqs.filter((url) => url.endsWith('-stream-dlq'))).toHaveLength(3);
+    expect(holding.filter((queue) => queue.includes('-stream-dlq'))).toEqual([]);
   });
 });

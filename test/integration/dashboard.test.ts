@@ -177,8 +177,10 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Add a key' }).click();
     await page.getByRole('textbox', { name: 'Key 1', exact: true }).fill('plan');
     await page.getByLabel('Value of plan').fill('team');
+    // Listening before the click: a quick answer could otherwise come before the wait begins.
+    const saved = page.waitForResponse((response) => response.request().method() === 'PATCH' && response.ok());
     await page.getByRole('button', { name: 'Save data' }).click();
-    await page.waitForResponse((response) => response.request().method() === 'PATCH' && response.ok());
+    await saved;
     const edited = (await api('GET', `/contacts/${page.url().split('/').pop()}`)).body.data;
 
     // Act: select both on the list, unsubscribe, then delete (cancel first, then confirm).

@@ -1,7 +1,7 @@
-import { GetQueueAttributesCommand, ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { carefulFetch } from './careful-fetch';
+import { deadLetters } from './dead-letters';
 import { startLocalStack, type LocalStack } from './local-stack';
 
 /**
@@ -345,16 +345,7 @@ export async function runFaultsScenario(
   );
 
   // Assess: every DLQ empty, and no 500 anywhere
-  const sqs = new SQSClient({ endpoint: stack.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-  const { QueueUrls = [] } = await sqs.send(new ListQueuesCommand({}));
-  const dlqs = QueueUrls.filter((url) => url.endsWith('-dlq'));
-  const holding: string[] = [];
-  for (const QueueUrl of dlqs) {
-    const { Attributes = {} } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
-    const held = Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
-    if (held > 0) holding.push(`${QueueUrl.split('/').pop()}: ${held}`);
-  }
-  sqs.destroy();
+  const { dlqs, holding } = await deadLetters(stack.sqsEndpoint);
   check('every DLQ empty', dlqs.length > 0 && holding.length === 0, dlqs.length === 0 ? 'no DLQ found' : holding.length ? `holding: ${holding.join(', ')}` : `${dlqs.length} DLQs, all empty`);
   const answered = new Map<number, number>();
   for (const status of statuses) answered.set(status, (answered.get(status) ?? 0) + 1);
