@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
-import { putCounted, pageNewestFirst, type CountedListing } from '../db/listing';
+import { putCounted, pageWithTotal, type CountedListing } from '../db/listing';
 import { notFound } from '../http/errors';
 import { presignPayloadDownload } from '../payloads/payloads';
 import { segmentKeys } from '../segments/keys';
@@ -75,7 +75,7 @@ export async function getExport(projectId: string, jobId: string): Promise<Expor
 }
 
 export async function listExports(projectId: string, query: v.InferOutput<typeof listExportsQuerySchema>) {
-  const page = await pageNewestFirst(listingOf(projectId), query, JSON.stringify(['exports', projectId]));
+  const page = await pageWithTotal(listingOf(projectId), query, JSON.stringify(['exports', projectId]));
   return { ...page, items: page.items.map((item) => toView(item as unknown as StoredExportJob)) };
 }
 
