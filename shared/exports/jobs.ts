@@ -1,8 +1,9 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { updateIfStill } from '../db/transactions';
 import { putCounted, pageWithTotal, type CountedListing } from '../db/listing';
 import { notFound } from '../http/errors';
 import { presignPayloadDownload } from '../payloads/payloads';
@@ -98,22 +99,14 @@ export async function updateExport(job: StoredExportJob, expected: ExportStatus,
     values[`:c${index}`] = value;
     return `#c${index} = :c${index}`;
   });
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: exportKeys.job(job.projectId, job.id),
-        UpdateExpression: `SET ${set.join(', ')}`,
-        ConditionExpression: '#status = :expected',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return updateIfStill({
+    TableName: tableName,
+    Key: exportKeys.job(job.projectId, job.id),
+    UpdateExpression: `SET ${set.join(', ')}`,
+    ConditionExpression: '#status = :expected',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
 function toView(job: StoredExportJob): ExportJob {
