@@ -1,6 +1,6 @@
 import type { Caller } from '../http/handler';
 import { ulid } from 'ulid';
-import { countedPutItems, pageNewestFirst, putCounted, type CountedListing } from '../db/listing';
+import { countedPutItems, pageWithTotal, putCounted, type CountedListing } from '../db/listing';
 import type { TransactItem } from '../db/transactions';
 import { projectPartition } from '../projects/keys';
 import { accountKeys } from './keys';
@@ -60,7 +60,7 @@ export function auditWriteItems(projectId: string, entry: NewAuditEntry, now = D
 }
 
 export async function listAudit(projectId: string, query: { limit: number; cursor?: string }) {
-  const page = await pageNewestFirst(auditListing(projectId), query, `audit:${projectId}`);
+  const page = await pageWithTotal(auditListing(projectId), query, `audit:${projectId}`);
   return { ...page, items: page.items.map(toEntry) };
 }
 

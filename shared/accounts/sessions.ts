@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { updateIfStill } from '../db/transactions';
 import { accountKeys } from './keys';
 
 /**
@@ -94,27 +95,21 @@ export async function sessionOf(credential: RefreshCredential, now = Date.now())
 export async function rotateSession(session: Session & { secretHash: string }, projectId: string, now = Date.now()): Promise<{ session: Session; credential: RefreshCredential } | undefined> {
   const secret = newSecret();
   const idleExpiresAt = now + SESSION_IDLE_MS;
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: accountKeys.session(session.userId, session.sessionId),
-        UpdateExpression: 'SET secretHash = :new, projectId = :projectId, lastUsedAt = :now, idleExpiresAt = :idle, expiresAt = :ttl',
-        ConditionExpression: 'secretHash = :old',
-        ExpressionAttributeValues: {
-          ':new': hashSecret(secret),
-          ':old': session.secretHash,
-          ':projectId': projectId,
-          ':now': new Date(now).toISOString(),
-          ':idle': idleExpiresAt,
-          ':ttl': ttlSeconds(idleExpiresAt, session.absoluteExpiresAt),
-        },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
-  }
+  const rotated = await updateIfStill({
+    TableName: tableName,
+    Key: accountKeys.session(session.userId, session.sessionId),
+    UpdateExpression: 'SET secretHash = :new, projectId = :projectId, lastUsedAt = :now, idleExpiresAt = :idle, expiresAt = :ttl',
+    ConditionExpression: 'secretHash = :old',
+    ExpressionAttributeValues: {
+      ':new': hashSecret(secret),
+      ':old': session.secretHash,
+      ':projectId': projectId,
+      ':now': new Date(now).toISOString(),
+      ':idle': idleExpiresAt,
+      ':ttl': ttlSeconds(idleExpiresAt, session.absoluteExpiresAt),
+    },
+  });
+  if (!rotated) return undefined;
   const { secretHash: _old, ...rest } = session;
   return { session: { ...rest, projectId, idleExpiresAt, lastUsedAt: new Date(now).toISOString() }, credential: { userId: session.userId, sessionId: session.sessionId, secret } };
 }

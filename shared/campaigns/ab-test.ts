@@ -1,9 +1,10 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { documentClient } from '../aws/clients';
 import { requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { tableName } from '../db/table';
+import { updateIfStill } from '../db/transactions';
 import { putEmailOnce } from '../emails/emails';
 import { ApiError, conflict, validationFailed } from '../http/errors';
 import { logger } from '../observability/logger';
@@ -73,20 +74,14 @@ export async function startWaiting(projectId: string, campaign: Pick<StoredCampa
   const at = new Date(now + test.waitMinutes * 60_000);
   const message: FanoutMessage = { kind: 'ab-winner', projectId, campaignId };
   await scheduleOnce({ name: abScheduleName(campaignId), at, targetArn: config.fanoutQueueArn, message });
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: campaignKeys.campaign(projectId, campaignId),
-        UpdateExpression: 'SET abTest.phase = :waiting, abTest.waitUntil = :at',
-        ConditionExpression: 'attribute_exists(abTest) AND attribute_not_exists(abTest.phase)',
-        ExpressionAttributeValues: { ':waiting': 'WAITING', ':at': at.toISOString() },
-      }),
-    );
-    logger.info('A/B sample queued; waiting for the winner', { projectId, campaignId, waitUntil: at.toISOString() });
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  const waiting = await updateIfStill({
+    TableName: tableName,
+    Key: campaignKeys.campaign(projectId, campaignId),
+    UpdateExpression: 'SET abTest.phase = :waiting, abTest.waitUntil = :at',
+    ConditionExpression: 'attribute_exists(abTest) AND attribute_not_exists(abTest.phase)',
+    ExpressionAttributeValues: { ':waiting': 'WAITING', ':at': at.toISOString() },
+  });
+  if (waiting) logger.info('A/B sample queued; waiting for the winner', { projectId, campaignId, waitUntil: at.toISOString() });
 }
 
 /**
@@ -94,23 +89,16 @@ export async function startWaiting(projectId: string, campaign: Pick<StoredCampa
  * (`from`). Returns false when the condition refused it (picked already, cancelled).
  */
 async function pick(projectId: string, campaignId: string, variant: number, pickedBy: 'schedule' | 'hand', from: 'waiting' | 'waiting-or-unset'): Promise<boolean> {
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: campaignKeys.campaign(projectId, campaignId),
-        UpdateExpression: 'SET abTest.phase = :winner, abTest.winner = :variant, abTest.pickedBy = :by, abTest.pickedAt = :now',
-        ConditionExpression: `#status IN (:sending, :paused) AND attribute_exists(abTest) AND (abTest.phase = :waiting${from === 'waiting-or-unset' ? ' OR attribute_not_exists(abTest.phase)' : ''})`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':winner': 'WINNER', ':variant': variant, ':by': pickedBy, ':now': new Date().toISOString(), ':sending': 'SENDING', ':paused': 'PAUSED', ':waiting': 'WAITING' },
-      }),
-    );
-    logger.info('A/B winner picked', { projectId, campaignId, variant, pickedBy });
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  const picked = await updateIfStill({
+    TableName: tableName,
+    Key: campaignKeys.campaign(projectId, campaignId),
+    UpdateExpression: 'SET abTest.phase = :winner, abTest.winner = :variant, abTest.pickedBy = :by, abTest.pickedAt = :now',
+    ConditionExpression: `#status IN (:sending, :paused) AND attribute_exists(abTest) AND (abTest.phase = :waiting${from === 'waiting-or-unset' ? ' OR attribute_not_exists(abTest.phase)' : ''})`,
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':winner': 'WINNER', ':variant': variant, ':by': pickedBy, ':now': new Date().toISOString(), ':sending': 'SENDING', ':paused': 'PAUSED', ':waiting': 'WAITING' },
+  });
+  if (picked) logger.info('A/B winner picked', { projectId, campaignId, variant, pickedBy });
+  return picked;
 }
 
 /**
@@ -213,19 +201,13 @@ async function pickDueAt(projectId: string, campaign: StoredCampaign): Promise<n
   if (!tally) return undefined;
   const due = tally.lastSettledAt + campaign.abTest!.waitMinutes * 60_000;
   if (campaign.abTest!.waitUntil !== new Date(due).toISOString()) {
-    try {
-      await documentClient.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: campaignKeys.campaign(projectId, campaign.id),
-          UpdateExpression: 'SET abTest.waitUntil = :at',
-          ConditionExpression: 'abTest.phase = :waiting',
-          ExpressionAttributeValues: { ':at': new Date(due).toISOString(), ':waiting': 'WAITING' },
-        }),
-      );
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+    await updateIfStill({
+      TableName: tableName,
+      Key: campaignKeys.campaign(projectId, campaign.id),
+      UpdateExpression: 'SET abTest.waitUntil = :at',
+      ConditionExpression: 'abTest.phase = :waiting',
+      ExpressionAttributeValues: { ':at': new Date(due).toISOString(), ':waiting': 'WAITING' },
+    });
   }
   return due;
 }

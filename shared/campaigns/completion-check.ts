@@ -1,6 +1,7 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { updateIfStill } from '../db/transactions';
 import { emailKeys, emailSortKeyBounds } from '../emails/keys';
 import type { EmailStatus } from '../emails/emails';
 import { ApiError } from '../http/errors';
@@ -110,21 +111,13 @@ async function repairCounters(projectId: string, campaign: StoredCampaign, tally
     campaignId: campaign.id,
     repaired: Object.fromEntries(missing.map(([name, value]) => [name, { counted: (current[name] as number | undefined) ?? 0, emails: value }])),
   });
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: `SET ${missing.map(([name]) => `#${name} = :${name}`).join(', ')}`,
-        ConditionExpression: current.settled === undefined ? 'attribute_not_exists(settled)' : 'settled = :seen',
-        ExpressionAttributeNames: Object.fromEntries(missing.map(([name]) => [`#${name}`, name])),
-        ExpressionAttributeValues: { ...Object.fromEntries(missing.map(([name, value]) => [`:${name}`, value])), ...(current.settled === undefined ? {} : { ':seen': current.settled }) },
-      }),
-    );
-    return true;
-  } catch (error) {
-    // Counted meanwhile: the next check reads again.
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    return false;
-  }
+  // False when counted meanwhile: the next check reads again.
+  return updateIfStill({
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: `SET ${missing.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+    ConditionExpression: current.settled === undefined ? 'attribute_not_exists(settled)' : 'settled = :seen',
+    ExpressionAttributeNames: Object.fromEntries(missing.map(([name]) => [`#${name}`, name])),
+    ExpressionAttributeValues: { ...Object.fromEntries(missing.map(([name, value]) => [`:${name}`, value])), ...(current.settled === undefined ? {} : { ':seen': current.settled }) },
+  });
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeTime } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
-import { transactWrite } from '../db/transactions';
+import { transactWrite, updateIfStill } from '../db/transactions';
 import type { Outcome } from '../delivery/outcomes';
 import { logger } from '../observability/logger';
 import { campaignKeys } from './keys';
@@ -69,14 +69,7 @@ async function countLinkClick(projectId: string, campaignId: string, contactId: 
   const first = await firstClick(projectId, campaignId, hash, contactId);
   const key = campaignKeys.link(projectId, campaignId, hash);
   for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await documentClient.send(
-        new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: 'ADD clicks :one, uniqueClicks :unique', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':one': 1, ':unique': first ? 1 : 0 } }),
-      );
-      return;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    }
+    if (await updateIfStill({ TableName: tableName, Key: key, UpdateExpression: 'ADD clicks :one, uniqueClicks :unique', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeValues: { ':one': 1, ':unique': first ? 1 : 0 } })) return;
     try {
       await transactWrite([
         {

@@ -1,9 +1,10 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { documentClient } from '../aws/clients';
 import { requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { tableName } from '../db/table';
+import { updateIfStill } from '../db/transactions';
 import { logger } from '../observability/logger';
 import { sendMessageBatches } from '../queue/send-batches';
 import type { Recipient } from './audience';
@@ -123,21 +124,15 @@ export async function releaseZone(message: Extract<FanoutMessage, { kind: 'zone'
 
 /** Marks the moment released on a campaign of this plan; CANCELLED (or done) campaigns are left unmarked. */
 async function markReleased(projectId: string, campaignId: string, planId: string, moment: string): Promise<'marked' | 'cancelled' | 'other-plan'> {
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: campaignKeys.campaign(projectId, campaignId),
-        UpdateExpression: 'SET #delivery.#released.#moment = if_not_exists(#delivery.#released.#moment, :now)',
-        ConditionExpression: '#delivery.#planId = :planId AND #status IN (:scheduled, :sending, :paused)',
-        ExpressionAttributeNames: { '#delivery': 'delivery', '#released': 'released', '#moment': moment, '#planId': 'planId', '#status': 'status' },
-        ExpressionAttributeValues: { ':now': new Date().toISOString(), ':planId': planId, ':scheduled': 'SCHEDULED', ':sending': 'SENDING', ':paused': 'PAUSED' },
-      }),
-    );
-    return 'marked';
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  const marked = await updateIfStill({
+    TableName: tableName,
+    Key: campaignKeys.campaign(projectId, campaignId),
+    UpdateExpression: 'SET #delivery.#released.#moment = if_not_exists(#delivery.#released.#moment, :now)',
+    ConditionExpression: '#delivery.#planId = :planId AND #status IN (:scheduled, :sending, :paused)',
+    ExpressionAttributeNames: { '#delivery': 'delivery', '#released': 'released', '#moment': moment, '#planId': 'planId', '#status': 'status' },
+    ExpressionAttributeValues: { ':now': new Date().toISOString(), ':planId': planId, ':scheduled': 'SCHEDULED', ':sending': 'SENDING', ':paused': 'PAUSED' },
+  });
+  if (marked) return 'marked';
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: campaignKeys.campaign(projectId, campaignId), ConsistentRead: true }));
   const samePlan = (Item?.delivery as { planId?: string } | undefined)?.planId === planId;
   return samePlan ? 'cancelled' : 'other-plan';

@@ -6,8 +6,8 @@ import { tableName } from './table';
 import { transactWrite, type TransactItem } from './transactions';
 
 /**
- * Items of one sort-key prefix in a partition (ULID ids: newest first), with the count a
- * counter item keeps beside them: the shape of list routes over jobs and similar records.
+ * Items of one sort-key prefix in a partition, with the count a counter item keeps beside them
+ * (in its `total`): the shape of list routes over jobs, workflows, event names and similar records.
  */
 export interface CountedListing {
   partition: string;
@@ -15,8 +15,16 @@ export interface CountedListing {
   counter: { PK: string; SK: string };
 }
 
-/** One page: one Query (`limit + 1`) and the counter's GetItem; `binding` ties cursors to the list. */
-export async function pageNewestFirst(listing: CountedListing, query: { limit: number; cursor?: string }, binding: string) {
+/**
+ * One page: one Query (`limit + 1`) and the counter's GetItem; `binding` ties cursors to the list.
+ * Newest first by default (ULID ids); `ascending` pages in sort-key order (names, A to Z).
+ */
+export async function pageWithTotal(
+  listing: CountedListing,
+  query: { limit: number; cursor?: string },
+  binding: string,
+  order: 'newest-first' | 'ascending' = 'newest-first',
+) {
   const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: listing.partition }, ['SK']) : undefined;
   const [result, counter] = await Promise.all([
     documentClient.send(
@@ -24,7 +32,7 @@ export async function pageNewestFirst(listing: CountedListing, query: { limit: n
         TableName: tableName,
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
         ExpressionAttributeValues: { ':pk': listing.partition, ...sortKeyPrefixRange(listing.prefix) },
-        ScanIndexForward: false,
+        ScanIndexForward: order === 'ascending',
         Limit: query.limit + 1,
         ExclusiveStartKey: startKey,
       }),

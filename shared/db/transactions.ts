@@ -29,16 +29,31 @@ export async function transactWrite(items: TransactItem[], attempts = 8): Promis
  * UpdateItem — a transaction costs DynamoDB about twice as much — more as a transaction.
  */
 export async function writeOnce(items: TransactItem[]): Promise<boolean> {
+  const [only] = items;
+  if (items.length === 1 && only?.Update) return updateIfStill(only.Update as UpdateCommandInput);
   try {
-    const [only] = items;
     if (items.length === 1 && only?.Put) await documentClient.send(new PutCommand(only.Put));
-    else if (items.length === 1 && only?.Update) await documentClient.send(new UpdateCommand(only.Update as UpdateCommandInput));
     else await transactWrite(items);
     return true;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
     const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
     if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
+    throw error;
+  }
+}
+
+/**
+ * A conditional UpdateItem whose failed condition is an answer, not an error (the change was
+ * made already, or is no longer due): true when written, false when the condition failed; any
+ * other error is thrown.
+ */
+export async function updateIfStill(input: UpdateCommandInput): Promise<boolean> {
+  try {
+    await documentClient.send(new UpdateCommand(input));
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
 }

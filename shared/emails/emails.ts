@@ -3,7 +3,7 @@ import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand, type Transact
 import { documentClient } from '../aws/clients';
 import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
-import { writeOnce } from '../db/transactions';
+import { updateIfStill, writeOnce } from '../db/transactions';
 import { countMetric, metricNames } from '../observability/metrics';
 import { emailKeys } from './keys';
 
@@ -248,9 +248,7 @@ export function releaseClaimItem(projectId: string, emailId: string): TransactIt
 
 /** Gives a claimed email back to the queue (SES throttled or failed transiently). */
 export async function releaseEmail(projectId: string, emailId: string): Promise<void> {
-  await documentClient.send(new UpdateCommand(releaseClaimItem(projectId, emailId).Update as UpdateCommandInput)).catch((error: Error) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
-  });
+  await updateIfStill(releaseClaimItem(projectId, emailId).Update as UpdateCommandInput);
 }
 
 function toItem(record: EmailRecord) {

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { findContactIdByEmail } from '../contacts/contacts';
-import { sortKeyPrefixRange } from '../db/schema';
+import { pageWithTotal } from '../db/listing';
 import { tableName } from '../db/table';
 import { decodeCursor, pageOf } from '../http/cursor';
 import type { Page } from '../contacts/list-contacts';
@@ -84,27 +84,12 @@ export interface EventName {
  * are not in it: on a one-page list the total is at least the page.
  */
 export async function listEventNames(projectId: string, query: ListEventNamesQuery): Promise<Page<EventName>> {
-  const binding = JSON.stringify(['event-names', projectId]);
-  const partition = eventKeys.namesTotal(projectId).PK;
-  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
-  const [result, counter] = await Promise.all([
-    documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
-        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(eventKeys.nameCounterPrefix) },
-        Limit: query.limit + 1,
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-    documentClient.send(new GetCommand({ TableName: tableName, Key: eventKeys.namesTotal(projectId) })),
-  ]);
-  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
-  const counted = (counter.Item?.total as number | undefined) ?? 0;
+  const listing = { partition: eventKeys.namesTotal(projectId).PK, prefix: eventKeys.nameCounterPrefix, counter: eventKeys.namesTotal(projectId) };
+  const { items, nextCursor, hasMore, total: counted } = await pageWithTotal(listing, query, JSON.stringify(['event-names', projectId]), 'ascending');
   return {
-    items: page.map((item) => ({ name: item.name as string, count: item.count as number, lastSeenAt: item.lastSeenAt as string })),
+    items: items.map((item) => ({ name: item.name as string, count: item.count as number, lastSeenAt: item.lastSeenAt as string })),
     nextCursor,
     hasMore,
-    total: !hasMore && !query.cursor ? Math.max(counted, page.length) : counted,
+    total: !hasMore && !query.cursor ? Math.max(counted, items.length) : counted,
   };
 }

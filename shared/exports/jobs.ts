@@ -1,9 +1,10 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
-import { putCounted, pageNewestFirst, type CountedListing } from '../db/listing';
+import { updateIfStill } from '../db/transactions';
+import { putCounted, pageWithTotal, type CountedListing } from '../db/listing';
 import { notFound } from '../http/errors';
 import { presignPayloadDownload } from '../payloads/payloads';
 import { segmentKeys } from '../segments/keys';
@@ -75,7 +76,7 @@ export async function getExport(projectId: string, jobId: string): Promise<Expor
 }
 
 export async function listExports(projectId: string, query: v.InferOutput<typeof listExportsQuerySchema>) {
-  const page = await pageNewestFirst(listingOf(projectId), query, JSON.stringify(['exports', projectId]));
+  const page = await pageWithTotal(listingOf(projectId), query, JSON.stringify(['exports', projectId]));
   return { ...page, items: page.items.map((item) => toView(item as unknown as StoredExportJob)) };
 }
 
@@ -98,22 +99,14 @@ export async function updateExport(job: StoredExportJob, expected: ExportStatus,
     values[`:c${index}`] = value;
     return `#c${index} = :c${index}`;
   });
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: exportKeys.job(job.projectId, job.id),
-        UpdateExpression: `SET ${set.join(', ')}`,
-        ConditionExpression: '#status = :expected',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return updateIfStill({
+    TableName: tableName,
+    Key: exportKeys.job(job.projectId, job.id),
+    UpdateExpression: `SET ${set.join(', ')}`,
+    ConditionExpression: '#status = :expected',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
 function toView(job: StoredExportJob): ExportJob {

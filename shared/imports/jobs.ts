@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
-import { putCounted, pageNewestFirst, type CountedListing } from '../db/listing';
+import { putCounted, pageWithTotal, type CountedListing } from '../db/listing';
 import { ApiError, conflict, notFound } from '../http/errors';
 import { payloadSize, payloadStream, presignPayloadUpload, putPayload } from '../payloads/payloads';
 import { importKeys } from './keys';
@@ -183,7 +183,7 @@ export async function getImport(projectId: string, jobId: string): Promise<Impor
 }
 
 export async function listImports(projectId: string, query: v.InferOutput<typeof listImportsQuerySchema>) {
-  const page = await pageNewestFirst(listingOf(projectId), query, JSON.stringify(['imports', projectId]));
+  const page = await pageWithTotal(listingOf(projectId), query, JSON.stringify(['imports', projectId]));
   return { ...page, items: page.items.map((item) => toView(item as unknown as StoredImportJob)) };
 }
 

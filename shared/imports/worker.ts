@@ -4,6 +4,7 @@ import { integerEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { upsertImportRow, type ImportOutcome } from '../contacts/contacts';
 import { tableName } from '../db/table';
+import { updateIfStill } from '../db/transactions';
 import { ApiError, isDependencyUnavailable } from '../http/errors';
 import { logger } from '../observability/logger';
 import { payloadStream } from '../payloads/payloads';
@@ -213,20 +214,14 @@ const currentRow = async (job: StoredImportJob) => (await readImport(job.project
 
 /** PROCESSING → COMPLETED | FAILED, at the checkpoint the caller saw last (a newer worker's wins). */
 async function finish(projectId: string, jobId: string, atRow: number, end: { status: 'COMPLETED' | 'FAILED'; failure: StoredImportJob['failure'] }): Promise<void> {
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: importKeys.job(projectId, jobId),
-        UpdateExpression: 'SET #status = :status, #failure = :failure, #rows = :rows, #finishedAt = :now',
-        ConditionExpression: '#nextRow = :rows AND #status = :processing',
-        ExpressionAttributeNames: { '#status': 'status', '#rows': 'rows', '#failure': 'failure', '#finishedAt': 'finishedAt', '#nextRow': 'nextRow' },
-        ExpressionAttributeValues: { ':status': end.status, ':failure': end.failure, ':rows': atRow, ':now': new Date().toISOString(), ':processing': 'PROCESSING' },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await updateIfStill({
+    TableName: tableName,
+    Key: importKeys.job(projectId, jobId),
+    UpdateExpression: 'SET #status = :status, #failure = :failure, #rows = :rows, #finishedAt = :now',
+    ConditionExpression: '#nextRow = :rows AND #status = :processing',
+    ExpressionAttributeNames: { '#status': 'status', '#rows': 'rows', '#failure': 'failure', '#finishedAt': 'finishedAt', '#nextRow': 'nextRow' },
+    ExpressionAttributeValues: { ':status': end.status, ':failure': end.failure, ':rows': atRow, ':now': new Date().toISOString(), ':processing': 'PROCESSING' },
+  });
 }
 
 /** Runs `work` over `items` with at most `limit` in flight; the first failure rejects. */

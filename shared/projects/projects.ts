@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import type { KeyKind } from '../http/routes';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
+import { updateIfStill } from '../db/transactions';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys';
 import { projectKeys } from './keys';
 import { queryAll } from '../db/query';
@@ -135,19 +136,13 @@ export const KEY_USE_RECORD_INTERVAL_MS = 60_000;
  * cheaply otherwise); the authorizer calls it on each cache miss. A key revoked meanwhile is left alone.
  */
 export async function touchApiKey(projectId: string, keyId: string, now = Date.now()): Promise<void> {
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: projectKeys.projectApiKey(projectId, keyId),
-        UpdateExpression: 'SET lastUsedAt = :now',
-        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :recent)',
-        ExpressionAttributeValues: { ':now': new Date(now).toISOString(), ':recent': new Date(now - KEY_USE_RECORD_INTERVAL_MS).toISOString() },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-  }
+  await updateIfStill({
+    TableName: tableName,
+    Key: projectKeys.projectApiKey(projectId, keyId),
+    UpdateExpression: 'SET lastUsedAt = :now',
+    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt < :recent)',
+    ExpressionAttributeValues: { ':now': new Date(now).toISOString(), ':recent': new Date(now - KEY_USE_RECORD_INTERVAL_MS).toISOString() },
+  });
 }
 
 async function requireProject(projectId: string): Promise<Project> {

@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeTime } from 'ulid';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
@@ -6,7 +6,7 @@ import { contactKeys } from '../contacts/keys';
 import { batchGetAll } from '../db/batch';
 import { queryAll } from '../db/query';
 import { tableName } from '../db/table';
-import { transactWrite, type TransactItem } from '../db/transactions';
+import { transactWrite, updateIfStill, type TransactItem } from '../db/transactions';
 import { countEvents, eventWriteItems, newEvent, type ContactEvent } from '../events/events';
 import { contactPage, lastEventAtFrom, loadNameFacts, namedEventsSince, type NameFacts } from './evaluate';
 import { compileFilter, contactPaths, eventWindows, type ContactView, type FilterGroup } from './filter';
@@ -246,19 +246,11 @@ const eventNamesOf = (filters: FilterGroup) => [...eventWindows(filters, Date.no
 
 /** BUILDING → READY, unless the filters changed meanwhile (the newer build will say READY). */
 async function markReady(job: BuildJob): Promise<boolean> {
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: segmentKeys.segment(job.projectId, job.segmentId),
-        UpdateExpression: 'SET membershipStatus = :ready',
-        ConditionExpression: 'filtersVersion = :version',
-        ExpressionAttributeValues: { ':ready': 'READY', ':version': job.filtersVersion },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  return updateIfStill({
+    TableName: tableName,
+    Key: segmentKeys.segment(job.projectId, job.segmentId),
+    UpdateExpression: 'SET membershipStatus = :ready',
+    ConditionExpression: 'filtersVersion = :version',
+    ExpressionAttributeValues: { ':ready': 'READY', ':version': job.filtersVersion },
+  });
 }

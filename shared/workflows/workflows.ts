@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
 import type { Page } from '../contacts/list-contacts';
 import { assertValidContactData } from '../contacts/schemas';
-import { sortKeyPrefixRange } from '../db/schema';
+import { pageWithTotal } from '../db/listing';
 import { tableName } from '../db/table';
 import { transactWrite, type TransactItem } from '../db/transactions';
-import { decodeCursor, pageOf } from '../http/cursor';
 import { ApiError, conflict, notFound, validationFailed, type FieldError } from '../http/errors';
 import { assertPublicDestination } from '../outbound/outbound';
 import { segmentKeys } from '../segments/keys';
@@ -71,24 +70,9 @@ export async function getWorkflow(projectId: string, workflowId: string): Promis
 
 /** GET /workflows: one Query per page, newest first; `total` is a counter read. */
 export async function listWorkflows(projectId: string, query: ListWorkflowsQuery): Promise<Page<Workflow>> {
-  const partition = workflowKeys.partition(projectId);
-  const binding = JSON.stringify(['workflows', projectId]);
-  const startKey = query.cursor ? decodeCursor(query.cursor, binding, { PK: partition }, ['SK']) : undefined;
-  const [result, counter] = await Promise.all([
-    documentClient.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
-        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(workflowKeys.workflowPrefix) },
-        ScanIndexForward: false,
-        Limit: query.limit + 1,
-        ExclusiveStartKey: startKey,
-      }),
-    ),
-    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.counter(projectId) })),
-  ]);
-  const { page, hasMore, nextCursor } = pageOf(result, query.limit, ['PK', 'SK'], binding);
-  return { items: page.map((item) => present(fromItem(item))), nextCursor, hasMore, total: (counter.Item?.total as number | undefined) ?? 0 };
+  const listing = { partition: workflowKeys.partition(projectId), prefix: workflowKeys.workflowPrefix, counter: workflowKeys.counter(projectId) };
+  const page = await pageWithTotal(listing, query, JSON.stringify(['workflows', projectId]));
+  return { ...page, items: page.items.map((item) => present(fromItem(item))) };
 }
 
 /**
