@@ -2,7 +2,7 @@ import '@xyflow/react/dist/style.css';
 import './canvas.css';
 import { Graph, layout } from '@dagrejs/dagre';
 import { Handle, MarkerType, Position, ReactFlow, useReactFlow, type Edge, type Node, type NodeChange, type NodeProps } from '@xyflow/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { WorkflowStats, WorkflowStep } from '../../lib/api-types';
 import { exitsOf, summary, TRIGGER_ID, typeLabel } from './step-model';
 
@@ -135,6 +135,14 @@ export default function WorkflowCanvas({ steps, triggerText, stats, selectedId, 
     }
   };
 
+  // React Flow selects a focused node on Enter only when its store holds it unselected; right
+  // after another step was opened the store can still hold the old selection, and the key was
+  // lost. Opening the focused node here does not depend on that.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const target = event.target as HTMLElement;
+    if (event.key === 'Enter' && target.classList.contains('react-flow__node') && target.dataset.id) onSelect(target.dataset.id);
+  };
+
   return (
     <div className="wf-canvas" role="region" aria-label="Workflow canvas: Tab to a node, Enter opens it">
       <ReactFlow
@@ -142,6 +150,7 @@ export default function WorkflowCanvas({ steps, triggerText, stats, selectedId, 
         edges={edges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
+        onKeyDown={onKeyDown}
         nodesConnectable={false}
         edgesFocusable={false}
         deleteKeyCode={null}
