@@ -525,7 +525,7 @@ function latencyVerdict(pair: LatencyPair): Verdict {
   const growth = p99(beside) / p99(alone);
   const reasons = [
     ...(sesRate < MIN_SES_SHARE * rate ? [`SES took ${sesRate.toFixed(1)}/s of ${rate}/s during the beside windows (< ${MIN_SES_SHARE}×): the machine could not keep up, not a verdict on precedence`] : []),
-    ...(Math.min(counted(alone), counted(beside)) < MIN_SAMPLES_PER_KIND ? [`${counted(alone)} alone and ${counted(beside)} beside samples (< ${MIN_SAMPLES_PER_KIND} each; BENCH_SECONDS ${Math.round(counted(alone) / WINDOWS_PER_KIND / (1000 / SAMPLE_INTERVAL_MS))})`] : []),
+    ...(Math.min(counted(alone), counted(beside)) < MIN_SAMPLES_PER_KIND ? [`${counted(alone)} alone and ${counted(beside)} beside samples in ${alone.windows} windows of each kind (< ${MIN_SAMPLES_PER_KIND} each: a short BENCH_SECONDS, or the pair stopped early)`] : []),
     ...(campaignsRanOut > 0 ? [`the campaign ran out in ${campaignsRanOut} beside window(s)`] : []),
     ...(otherMailAlone > 0 ? [`${otherMailAlone} campaign emails reached SES during the alone windows`] : []),
   ];
