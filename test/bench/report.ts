@@ -34,6 +34,14 @@ export interface Verdict {
   target: string;
   measured: string;
   pass: boolean;
+  /** Why this run cannot judge the target (the machine, too few samples…): printed REJECTED instead of PASS or FAIL. */
+  rejected?: string;
+}
+
+/** How a verdict is printed: PASS, FAIL, or REJECTED with its reason. */
+export function verdictLine(verdict: Verdict): string {
+  if (verdict.rejected) return `REJECTED  ${verdict.target}: ${verdict.measured} — ${verdict.rejected}`;
+  return `${verdict.pass ? 'PASS ' : 'FAIL '}  ${verdict.target}: ${verdict.measured}`;
 }
 
 export interface SectionReport {

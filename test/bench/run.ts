@@ -17,7 +17,7 @@ import { measureRawPutItem } from './baseline';
 import { pointQueuesAtStack, pointServiceAtStack } from './dynamo';
 import { stackStatus, waitUntilStackIdle } from './stack';
 import { describeError } from './measure';
-import { format, heading, printTable, type BenchContext, type Baseline, type Section, type SectionReport, type StandaloneSection } from './report';
+import { format, heading, printTable, verdictLine, type BenchContext, type Baseline, type Section, type SectionReport, type StandaloneSection } from './report';
 import { SECTIONS, STANDALONE } from './sections';
 
 /** High enough that the bench never meets the per-project rate limit (1000/min by default). */
@@ -141,7 +141,7 @@ function summarize(reports: { title: string; report?: SectionReport; error?: unk
   heading('Verdicts');
   for (const { title, report, error } of reports) {
     if (error) console.log(`ERROR  ${title}: ${describeError(error)}`);
-    for (const verdict of report?.verdicts ?? []) console.log(`${verdict.pass ? 'PASS ' : 'FAIL '}  ${verdict.target}: ${verdict.measured}`);
+    for (const verdict of report?.verdicts ?? []) console.log(verdictLine(verdict));
   }
   return reports.some(({ error }) => error) ? 1 : 0;
 }
