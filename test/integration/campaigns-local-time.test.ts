@@ -6,6 +6,8 @@ import { waitForEmails } from '../support/mail-viewer';
 jest.setTimeout(420_000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The moment is at most two minutes after the send; the rest is a stop and a start of the stack on a loaded machine. */
+const ARRIVES_WITHIN_MS = 240_000;
 
 async function call(stack: LocalStack, method: string, route: string, body?: unknown): Promise<{ status: number; data: any; error: any }> {
   const response = await fetch(`${stack.baseUrl}${route}`, {
@@ -57,7 +59,7 @@ describe('a campaign sent at a local time in each recipient\'s time zone', () =>
     await stopLocalStack(stack, { keepData: true });
     await sleep(Math.max(0, moment + 2_000 - Date.now()));
     stack = await startLocalStack({}, { restartOf: stack });
-    const first = await Promise.all(emails.plus14.map((email) => waitForEmails(email, 1, { sesUrl: stack!.sesUrl, timeoutMs: Math.max(5_000, sentAt + 180_000 - Date.now()) })));
+    const first = await Promise.all(emails.plus14.map((email) => waitForEmails(email, 1, { sesUrl: stack!.sesUrl, timeoutMs: Math.max(5_000, sentAt + ARRIVES_WITHIN_MS - Date.now()) })));
     const arrivedWithin = Date.now() - sentAt;
     let zones: any[] = [];
     for (const deadline = Date.now() + 30_000; !zones.some((zone) => zone.status === 'SENT') && Date.now() < deadline; await sleep(500)) {
@@ -82,7 +84,7 @@ describe('a campaign sent at a local time in each recipient\'s time zone', () =>
     expect(refused.fieldAlone.status).toBe(422);
     expect(sent).toMatchObject({ status: 200, data: { status: 'SCHEDULED', scheduledFor: new Date(moment).toISOString(), delivery: { mode: 'LOCAL_TIME', localTime, zones: [] } } });
     expect(first.map((mails) => mails.length)).toEqual([1, 1]);
-    expect(arrivedWithin).toBeLessThan(180_000);
+    expect(arrivedWithin).toBeLessThan(ARRIVES_WITHIN_MS);
     expect(pending.data.status).toBe('SENDING');
     expect(pending.data.totalRecipients).toBe(6);
     expect(pending.data.delivery.zones).toEqual([
