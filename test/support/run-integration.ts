@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
  * the files that mostly wait out real minutes (spreads, local times, A/B waits) and the files
  * that start stacks of their own (restarts, SES and AWS faults), so at most three stacks run at
  * once and those minutes overlap the other files' work instead of adding to it: on two cores the
- * run takes about half as long. Arguments (a file pattern, say) run one lane of just those
+ * run takes about two thirds as long. Arguments (a file pattern, say) run one lane of just those
  * files, as plain jest would.
  */
 const WAITING_LANE = [
