@@ -14,6 +14,13 @@ const HOSTILE = '<script>window.__injected = true</script><img src=x onerror="wi
  */
 const site = { ...stack, baseUrl: stack.baseUrl.replace('127.0.0.1', 'localhost') };
 
+/**
+ * CodeMirror's `interactionDelay`: Enter takes an offer only once it has been shown this long, so
+ * that a key meant for the text is not taken by a list that opened under it. A person's Enter
+ * comes later; a test's can come sooner on a loaded machine and type a new line instead.
+ */
+const COMPLETION_INTERACTION_DELAY_MS = 75;
+
 const injected = (page: Page) => page.evaluate(() => (globalThis as unknown as { __injected?: boolean }).__injected ?? false);
 
 /** The preview frame's document, once it shows the rendered email (its own origin, reached over CDP). */
@@ -47,6 +54,7 @@ describe('the Templates pages in a browser', () => {
     await body.click();
     await page.keyboard.type('# Hello {{first');
     await page.getByRole('option', { name: 'firstName', exact: true }).waitFor();
+    await page.waitForTimeout(2 * COMPLETION_INTERACTION_DELAY_MS);
     await page.keyboard.press('Enter');
     await page.keyboard.type('\n\nSee [the news](https://example.com/news).');
     const typed = await body.textContent();

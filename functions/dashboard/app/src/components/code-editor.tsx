@@ -8,6 +8,7 @@ import { Compartment, EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder as placeholderText } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
+import { ReportedTexts } from './reported-texts';
 
 export type EditorLanguage = 'html' | 'markdown' | 'text';
 
@@ -80,6 +81,7 @@ export default function CodeEditor({ value, onChange, language, label, variables
   const languageSlot = useRef(new Compartment());
   const latest = useRef({ onChange, variables });
   latest.current = { onChange, variables };
+  const reported = useRef(new ReportedTexts());
 
   useEffect(() => {
     const element = host.current!;
@@ -104,7 +106,10 @@ export default function CodeEditor({ value, onChange, language, label, variables
           keymap.of([...defaultKeymap, ...historyKeymap, ...completionKeymap]),
           EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true' }),
           EditorView.updateListener.of((update) => {
-            if (update.docChanged) latest.current.onChange(update.state.doc.toString());
+            if (!update.docChanged) return;
+            const text = update.state.doc.toString();
+            reported.current.report(text);
+            latest.current.onChange(text);
           }),
           placeholder ? placeholderText(placeholder) : [],
           theme,
@@ -119,10 +124,11 @@ export default function CodeEditor({ value, onChange, language, label, variables
     // The editor is made once; value, language and errors reach it through the effects below.
   }, []);
 
-  // A value set from outside (a template loaded, a reset) replaces the document.
+  // A value set from outside (a template loaded, a reset) replaces the document; an earlier text
+  // of the editor's own, rendered late, does not.
   useEffect(() => {
     const editor = view.current;
-    if (editor && editor.state.doc.toString() !== value) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+    if (editor && reported.current.isFromOutside(value, editor.state.doc.toString())) editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
   }, [value]);
 
   useEffect(() => {

@@ -100,6 +100,9 @@ export function TemplateWorkbench({ value, onChange, templateId, allowMarkdown =
   const rendered = useRenderedPreview(source, as);
   const error = rendered.error ?? saveError;
   const variables = useMemo(() => [...BASE_VARIABLES, ...Object.keys(as.data), ...Object.keys(as.data).map((key) => `data.${key}`)], [as.data]);
+  // Stable while the error is: a new list each render would re-mark the editor at every keystroke.
+  const bodyErrors = useMemo(() => fieldErrors(error, 'body'), [error]);
+  const textErrors = useMemo(() => fieldErrors(error, 'text'), [error]);
   const set = (changes: Partial<TemplateContent>) => value && onChange?.({ ...value, ...changes });
   const textId = useId();
 
@@ -128,7 +131,7 @@ export function TemplateWorkbench({ value, onChange, templateId, allowMarkdown =
             <div className="field">
               <span className="field-label">Body ({value.format === 'html' ? 'HTML' : 'Markdown'})</span>
               <Suspense fallback={<Loading what="the editor" />}>
-                <CodeEditor value={value.body} onChange={(body) => set({ body })} language={value.format} label="Body" variables={variables} errors={fieldErrors(error, 'body')} />
+                <CodeEditor value={value.body} onChange={(body) => set({ body })} language={value.format} label="Body" variables={variables} errors={bodyErrors} />
               </Suspense>
             </div>
             <fieldset className="inline-choice">
@@ -144,7 +147,7 @@ export function TemplateWorkbench({ value, onChange, templateId, allowMarkdown =
             </fieldset>
             {value.text !== null ? (
               <Suspense fallback={<Loading what="the editor" />}>
-                <CodeEditor value={value.text} onChange={(text) => set({ text })} language="text" label="Plain-text part" variables={variables} errors={fieldErrors(error, 'text')} />
+                <CodeEditor value={value.text} onChange={(text) => set({ text })} language="text" label="Plain-text part" variables={variables} errors={textErrors} />
               </Suspense>
             ) : (
               <pre className="text-part" tabIndex={0} role="region" aria-label="Generated plain-text part">
