@@ -55,12 +55,14 @@ export function createStreamHandler(options: StreamHandlerOptions): StreamHandle
     records.forEach((record, position) => {
       let change: StreamChange;
       let key: string | undefined;
+      let step: 'decode' | 'key' = 'decode';
       try {
         change = decode(record);
+        step = 'key';
         key = keyOf(change);
       } catch (error) {
         failedPositions.push(position);
-        logger.error('Undecodable stream record', { consumer: options.name, sequenceNumber: record.dynamodb?.SequenceNumber, error: error as Error });
+        logger.error('Stream record failed before processing', { consumer: options.name, step, sequenceNumber: record.dynamodb?.SequenceNumber, error: error as Error });
         return;
       }
       if (key === undefined) return;
