@@ -85,6 +85,8 @@ export interface Entry {
   version: number;
   allowReentry: boolean;
   firstStepId: string;
+  /** executionIdFor(workflow, trigger seed, trigger time). */
+  executionId: string;
 }
 
 /**
@@ -94,14 +96,50 @@ export interface Entry {
  */
 export const executionIdFor = (workflowId: string, triggerSeed: string, at: number) => derivedUlid(at, `${workflowId}#${triggerSeed}`);
 
+/** 'EXISTS': this execution was made before (a redelivery). */
+export type EntryOutcome = 'ENTERED' | 'EXISTS' | 'REFUSED';
+
+/** An entry is two items (the execution, the guard) of the 100 a transaction takes. */
+const ENTRIES_PER_TRANSACTION = 50;
+
 /**
- * Puts the execution and takes the contact's entry guard in one transaction: allowReentry
- * false enters only a contact that never entered; true, one whose previous execution ended.
- * Returns 'ENTERED', 'EXISTS' (this execution was made before: a redelivery) or 'REFUSED'.
+ * Enters the contact into the workflows one trigger starts: each entry puts the execution and
+ * takes the contact's entry guard (allowReentry false enters only a contact that never entered;
+ * true, one whose previous execution ended), all of an occurrence's entries in one transaction,
+ * so the engine's calls per event do not grow with its workflows. DynamoDB cancels the whole
+ * transaction for one failed condition: those entries are answered (EXISTS or REFUSED) and the
+ * others written again without them. Outcomes in the order of `entries`.
  */
-export async function enterWorkflow(projectId: string, entry: Entry, contactId: string, executionId: string, trigger: ExecutionTrigger, at: Date): Promise<'ENTERED' | 'EXISTS' | 'REFUSED'> {
+export async function enterWorkflows(projectId: string, entries: readonly Entry[], contactId: string, trigger: ExecutionTrigger, at: Date): Promise<EntryOutcome[]> {
+  const outcomes: EntryOutcome[] = [];
+  for (let start = 0; start < entries.length; start += ENTRIES_PER_TRANSACTION) {
+    let pending = entries.slice(start, start + ENTRIES_PER_TRANSACTION).map((entry, offset) => ({ entry, index: start + offset }));
+    while (pending.length > 0) {
+      try {
+        await transactWrite(pending.flatMap(({ entry }) => entryItems(projectId, entry, contactId, trigger, at)));
+        for (const { index } of pending) outcomes[index] = 'ENTERED';
+        pending = [];
+      } catch (error) {
+        const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+        const failed = (position: number) => reasons?.[position]?.Code === 'ConditionalCheckFailed';
+        const before = pending.length;
+        pending.forEach(({ index }, position) => {
+          if (failed(2 * position)) outcomes[index] = 'EXISTS';
+          else if (failed(2 * position + 1)) outcomes[index] = 'REFUSED';
+        });
+        pending = pending.filter(({ index }) => outcomes[index] === undefined);
+        if (pending.length === before) throw error;
+      }
+    }
+  }
+  await Promise.all(entries.map((entry, index) => (outcomes[index] === 'ENTERED' ? addToCounters(statsKeys.source(projectId, 'workflow', entry.workflowId), { entered: 1 }) : undefined)));
+  return outcomes;
+}
+
+/** The execution's Put and the entry guard's Update of one entry. */
+function entryItems(projectId: string, entry: Entry, contactId: string, trigger: ExecutionTrigger, at: Date): TransactItem[] {
   const execution: Execution = {
-    id: executionId,
+    id: entry.executionId,
     workflowId: entry.workflowId,
     workflowVersion: entry.version,
     contactId,
@@ -111,28 +149,18 @@ export async function enterWorkflow(projectId: string, entry: Entry, contactId: 
     trigger,
     steps: {},
   };
-  try {
-    await transactWrite([
-      { Put: { TableName: tableName, Item: toItem(projectId, execution), ConditionExpression: 'attribute_not_exists(PK)' } },
-      {
-        Update: {
-          TableName: tableName,
-          Key: workflowKeys.entry(projectId, entry.workflowId, contactId),
-          UpdateExpression: 'SET activeExecutionId = :executionId, lastEnteredAt = :at, workflowId = :workflowId, contactId = :contactId ADD entries :one',
-          ConditionExpression: entry.allowReentry ? 'attribute_not_exists(activeExecutionId)' : 'attribute_not_exists(PK)',
-          ExpressionAttributeValues: { ':executionId': executionId, ':at': execution.startedAt, ':workflowId': entry.workflowId, ':contactId': contactId, ':one': 1 },
-        },
+  return [
+    { Put: { TableName: tableName, Item: toItem(projectId, execution), ConditionExpression: 'attribute_not_exists(PK)' } },
+    {
+      Update: {
+        TableName: tableName,
+        Key: workflowKeys.entry(projectId, entry.workflowId, contactId),
+        UpdateExpression: 'SET activeExecutionId = :executionId, lastEnteredAt = :at, workflowId = :workflowId, contactId = :contactId ADD entries :one',
+        ConditionExpression: entry.allowReentry ? 'attribute_not_exists(activeExecutionId)' : 'attribute_not_exists(PK)',
+        ExpressionAttributeValues: { ':executionId': entry.executionId, ':at': execution.startedAt, ':workflowId': entry.workflowId, ':contactId': contactId, ':one': 1 },
       },
-    ]);
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if (!reasons) throw error;
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'EXISTS';
-    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'REFUSED';
-    throw error;
-  }
-  await addToCounters(statsKeys.source(projectId, 'workflow', entry.workflowId), { entered: 1 });
-  return 'ENTERED';
+    },
+  ];
 }
 
 // ---- State changes (all conditional: a repeat or a late message changes nothing) -------------

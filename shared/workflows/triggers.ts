@@ -9,7 +9,7 @@ import { eventKeys } from '../events/keys';
 import { projectOfPartition } from '../projects/keys';
 import { ENTERED, EXITED } from '../segments/membership';
 import type { StreamChange } from '../streams/handler';
-import { enterWorkflow, executionIdFor, type ExecutionTrigger } from './executions';
+import { enterWorkflows, executionIdFor, type Entry, type ExecutionTrigger } from './executions';
 import { workflowKeys, type TriggerKind } from './keys';
 import { sendStepMessages, type StepMessage } from './queue';
 import { readVersion } from './store';
@@ -69,44 +69,49 @@ export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind,
 }
 
 /**
- * Enters the contact into each workflow the occurrence triggers. The contacts' entry guards are
- * read first in one BatchGetItem, so a contact who may not enter costs no transaction; a guard
- * held by this very execution means a redelivery, whose first message is sent again (starting a
- * step is keyed, so a second message changes nothing).
+ * Enters the contact into each workflow the occurrence triggers, with a fixed number of calls
+ * whatever the number of workflows: the contacts' entry guards read in one BatchGetItem (a
+ * contact who may not enter costs no write), the entries written in one transaction
+ * (enterWorkflows), their first steps queued ten to a batch. A guard held by this very execution
+ * means a redelivery, whose first message is sent again (starting a step is keyed, so a second
+ * message changes nothing).
  */
 export async function startExecutions(occurrence: TriggerOccurrence): Promise<number> {
   const { projectId, contactId } = occurrence;
-  const workflows = await workflowsTriggeredBy(projectId, occurrence.kind, occurrence.target);
+  // From before a workflow was listed (enabled) under this trigger: read late, it starts nothing there.
+  const workflows = (await workflowsTriggeredBy(projectId, occurrence.kind, occurrence.target)).filter((workflow) => workflow.since === undefined || occurrence.at >= workflow.since);
   if (workflows.length === 0) return 0;
-  const guards = new Map(
-    (await batchGetAll(workflows.map((workflow) => workflowKeys.entry(projectId, workflow.workflowId, contactId)), { consistentRead: true, projection: 'workflowId, activeExecutionId' })).map(
-      (item) => [item.workflowId as string, item.activeExecutionId as string | undefined],
-    ),
-  );
-  let entered = 0;
+  const [guards, versions] = await Promise.all([
+    batchGetAll(
+      workflows.map((workflow) => workflowKeys.entry(projectId, workflow.workflowId, contactId)),
+      { consistentRead: true, projection: 'workflowId, activeExecutionId' },
+    ).then((items) => new Map(items.map((item) => [item.workflowId as string, item.activeExecutionId as string | undefined]))),
+    Promise.all(workflows.map((workflow) => readVersion(projectId, workflow.workflowId, workflow.version))),
+  ]);
   // The first steps' messages go out together after the entries (if this fails midway, the
   // stream's retry finds the entries held by these executions and sends their messages then).
   const firstSteps: StepMessage[] = [];
-  for (const workflow of workflows) {
-    // From before the workflow was listed (enabled) under this trigger: read late, it starts nothing.
-    if (workflow.since !== undefined && occurrence.at < workflow.since) continue;
-    const executionId = executionIdFor(workflow.workflowId, occurrence.seed, occurrence.at);
-    const version = await readVersion(projectId, workflow.workflowId, workflow.version);
-    if (!version) continue; // deleted since the index was read
-    const first = { projectId, workflowId: workflow.workflowId, executionId, stepId: version.steps[0]!.id };
+  const entries: Entry[] = [];
+  workflows.forEach((workflow, index) => {
+    const version = versions[index];
+    if (!version) return; // deleted since the index was read
+    const entry = { ...workflow, firstStepId: version.steps[0]!.id, executionId: executionIdFor(workflow.workflowId, occurrence.seed, occurrence.at) };
     if (guards.has(workflow.workflowId)) {
       const active = guards.get(workflow.workflowId);
-      if (active === executionId) firstSteps.push(first);
-      if (active !== undefined || !workflow.allowReentry) continue;
+      if (active === entry.executionId) firstSteps.push(firstStepOf(projectId, entry));
+      if (active !== undefined || !workflow.allowReentry) return;
     }
-    const outcome = await enterWorkflow(projectId, { ...workflow, firstStepId: first.stepId }, contactId, executionId, occurrence.trigger, new Date(occurrence.at));
-    if (outcome === 'REFUSED') continue;
-    firstSteps.push(first);
-    if (outcome === 'ENTERED') entered++;
-  }
+    entries.push(entry);
+  });
+  const outcomes = await enterWorkflows(projectId, entries, contactId, occurrence.trigger, new Date(occurrence.at));
+  entries.forEach((entry, index) => {
+    if (outcomes[index] !== 'REFUSED') firstSteps.push(firstStepOf(projectId, entry));
+  });
   await sendStepMessages(firstSteps);
-  return entered;
+  return outcomes.filter((outcome) => outcome === 'ENTERED').length;
 }
+
+const firstStepOf = (projectId: string, entry: Entry): StepMessage => ({ projectId, workflowId: entry.workflowId, executionId: entry.executionId, stepId: entry.firstStepId });
 
 /** Wakes the executions waiting for this contact's event: one Query of the waiting index. */
 export async function wakeWaiting(occurrence: TriggerOccurrence): Promise<number> {

@@ -71,7 +71,7 @@ describe('startExecutions', () => {
     ddb.on(UpdateCommand).resolves({});
   }
 
-  it('reads the trigger index once and the guards in one batch; enters only who may, in one transaction each', async () => {
+  it('reads the trigger index once and the guards in one batch; enters only who may, all in one transaction', async () => {
     // Prepare: B was entered before (no reentry); C has an execution running; D ended its previous one (reentry allowed)
     given([
       { workflowId: WB },
@@ -86,14 +86,15 @@ describe('startExecutions', () => {
     expect(entered).toBe(2);
     expect(ddb.commandCalls(GetCommand).filter((call) => String(call.args[0].input.Key!.SK).startsWith('WORKFLOW_TRIGGER#'))).toHaveLength(1);
     expect(ddb.commandCalls(BatchGetCommand)[0]!.args[0].input.RequestItems![table]!.Keys).toHaveLength(4);
-    const entries = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
-    expect(entries.map((items) => items[0]!.Put!.Item!.workflowId)).toEqual([WA, WD]);
-    expect(entries[0]![0]!.Put).toMatchObject({
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    const items = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems!;
+    expect(items.filter((item) => item.Put).map((item) => item.Put!.Item!.workflowId)).toEqual([WA, WD]);
+    expect(items[0]!.Put).toMatchObject({
       ConditionExpression: 'attribute_not_exists(PK)',
       Item: { SK: `WORKFLOW_EXECUTION#${WA}#${executionOf(WA)}`, executionId: executionOf(WA), workflowVersion: 1, contactId: C, status: 'RUNNING', currentStepId: `first-${WA}`, steps: {}, GSI1PK: `PROJECT#${P}#WORKFLOW_EXECUTIONS#${WA}#STATUS#RUNNING` },
     });
-    expect(entries[0]![1]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WA}#${C}` }, ConditionExpression: 'attribute_not_exists(PK)' });
-    expect(entries[1]![1]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WD}#${C}` }, ConditionExpression: 'attribute_not_exists(activeExecutionId)' });
+    expect(items[1]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WA}#${C}` }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(items[3]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WD}#${C}` }, ConditionExpression: 'attribute_not_exists(activeExecutionId)' });
     expect(sent()).toEqual([
       { projectId: P, workflowId: WA, executionId: executionOf(WA), stepId: `first-${WA}` },
       { projectId: P, workflowId: WD, executionId: executionOf(WD), stepId: `first-${WD}` },
@@ -102,6 +103,28 @@ describe('startExecutions', () => {
     expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(1);
     // Execution ids carry the trigger's time.
     expect(decodeTime(executionOf(WA))).toBe(decodeTime(E));
+  });
+
+  it('an entry whose condition fails is answered, and the others are written again without it', async () => {
+    // Prepare: no guards read; B's guard is taken by another event between the read and the write,
+    // and C's execution exists already (a redelivery whose guard read came first).
+    given([]);
+    const conditionFailed = (codes: string[]) => Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) });
+    ddb.on(TransactWriteCommand)
+      .rejectsOnce(conditionFailed(['None', 'None', 'None', 'ConditionalCheckFailed', 'ConditionalCheckFailed', 'None', 'None', 'None']))
+      .resolves({});
+
+    // Act
+    const entered = await startExecutions(occurrence);
+
+    // Assess
+    const writes = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!.filter((item) => item.Put).map((item) => item.Put!.Item!.workflowId));
+    expect(writes).toEqual([
+      [WA, WB, WC, WD],
+      [WA, WD],
+    ]);
+    expect(entered).toBe(2);
+    expect(sent().map((message) => message.workflowId)).toEqual([WA, WC, WD]);
   });
 
   it('a redelivered record re-sends the first step of the execution it made, and makes no second one', async () => {
@@ -129,14 +152,15 @@ describe('startExecutions', () => {
 
     // Assess
     expect(entered).toBe(1);
-    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems![0]!.Put!.Item!.workflowId)).toEqual([WB]);
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!.filter((item) => item.Put).map((item) => item.Put!.Item!.workflowId))).toEqual([[WB]]);
     expect(sent().map((message) => message.workflowId)).toEqual([WB]);
   });
 
   it('a lost race for the guard (another event entered first) starts nothing', async () => {
     // Prepare
     given([]);
-    ddb.on(TransactWriteCommand).rejects(Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed' }] }));
+    const refusedAll = ['None', 'ConditionalCheckFailed', 'None', 'ConditionalCheckFailed', 'None', 'ConditionalCheckFailed', 'None', 'ConditionalCheckFailed'].map((Code) => ({ Code }));
+    ddb.on(TransactWriteCommand).rejects(Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: refusedAll }));
 
     // Act
     const entered = await startExecutions(occurrence);
