@@ -179,7 +179,7 @@ export async function claimEmail(projectId: string, emailId: string, terms: Clai
       new UpdateCommand({
         TableName: tableName,
         Key: emailKeys.email(projectId, emailId),
-        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, updatedAt = :now',
+        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, claimedAt = :now, updatedAt = :now',
         ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :settledBefore OR claimToken = :token)))',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: {

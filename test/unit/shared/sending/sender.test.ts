@@ -83,7 +83,7 @@ describe('sender', () => {
       {
         TableName: 'mailwright-test',
         Key: emailKey,
-        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, updatedAt = :now',
+        UpdateExpression: 'SET #status = :sending, leaseUntil = :leaseUntil, claimToken = :token, claimedAt = :now, updatedAt = :now',
         ConditionExpression: 'attribute_exists(PK) AND (#status = :queued OR (#status = :sending AND (leaseUntil < :settledBefore OR claimToken = :token)))',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': expect.any(Number), ':token': expect.stringMatching(/^[0-9a-f-]{36}$/), ':now': expect.any(String), ':settledBefore': expect.any(Number) },
