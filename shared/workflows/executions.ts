@@ -100,20 +100,26 @@ export const executionIdFor = (workflowId: string, triggerSeed: string, at: numb
 export type EntryOutcome = 'ENTERED' | 'EXISTS' | 'REFUSED';
 
 /** An entry is two items (the execution, the guard) of the 100 a transaction takes. */
-const ENTRIES_PER_TRANSACTION = 50;
+const MAX_ENTRIES_PER_TRANSACTION = 50;
+/** Under DynamoDB's 4 MB per transaction: every execution carries the trigger's data (an event's, up to an item's 400 KB). */
+const MAX_TRANSACTION_BYTES = 3_000_000;
+/** An execution item and its guard without the trigger's data, generously. */
+const ENTRY_BYTES = 2_048;
 
 /**
  * Enters the contact into the workflows one trigger starts: each entry puts the execution and
  * takes the contact's entry guard (allowReentry false enters only a contact that never entered;
- * true, one whose previous execution ended), all of an occurrence's entries in one transaction,
- * so the engine's calls per event do not grow with its workflows. DynamoDB cancels the whole
- * transaction for one failed condition: those entries are answered (EXISTS or REFUSED) and the
- * others written again without them. Outcomes in the order of `entries`.
+ * true, one whose previous execution ended), an occurrence's entries together in one
+ * transaction (up to 50, fewer when the trigger's data is large), so the engine's calls per event
+ * do not grow with its workflows. DynamoDB cancels the whole transaction for one failed
+ * condition: those entries are answered (EXISTS or REFUSED) and the others written again without
+ * them. Outcomes in the order of `entries`.
  */
 export async function enterWorkflows(projectId: string, entries: readonly Entry[], contactId: string, trigger: ExecutionTrigger, at: Date): Promise<EntryOutcome[]> {
   const outcomes: EntryOutcome[] = [];
-  for (let start = 0; start < entries.length; start += ENTRIES_PER_TRANSACTION) {
-    let pending = entries.slice(start, start + ENTRIES_PER_TRANSACTION).map((entry, offset) => ({ entry, index: start + offset }));
+  const perTransaction = Math.max(1, Math.min(MAX_ENTRIES_PER_TRANSACTION, Math.floor(MAX_TRANSACTION_BYTES / (ENTRY_BYTES + Buffer.byteLength(JSON.stringify(trigger))))));
+  for (let start = 0; start < entries.length; start += perTransaction) {
+    let pending = entries.slice(start, start + perTransaction).map((entry, offset) => ({ entry, index: start + offset }));
     while (pending.length > 0) {
       try {
         await transactWrite(pending.flatMap(({ entry }) => entryItems(projectId, entry, contactId, trigger, at)));

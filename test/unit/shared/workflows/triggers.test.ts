@@ -127,6 +127,22 @@ describe('startExecutions', () => {
     expect(sent().map((message) => message.workflowId)).toEqual([WA, WC, WD]);
   });
 
+  it('splits the entries of an event with large data into transactions DynamoDB takes (4 MB at most)', async () => {
+    // Prepare: every execution carries the event's data, here about 1 MB
+    given([]);
+    const large = occurrenceOf(eventInsert('signed_up', { notes: 'x'.repeat(1_000_000) }))!;
+
+    // Act
+    const entered = await startExecutions(large);
+
+    // Assess
+    const transactions = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+    expect(entered).toBe(4);
+    expect(transactions.length).toBeGreaterThan(1);
+    for (const items of transactions) expect(Buffer.byteLength(JSON.stringify(items))).toBeLessThan(4_000_000);
+    expect(transactions.flat().filter((item) => item.Put).map((item) => item.Put!.Item!.workflowId)).toEqual([WA, WB, WC, WD]);
+  });
+
   it('a redelivered record re-sends the first step of the execution it made, and makes no second one', async () => {
     // Prepare: A's guard is held by the execution this very event made
     given([{ workflowId: WA, activeExecutionId: executionOf(WA) }, { workflowId: WB }, { workflowId: WC, activeExecutionId: 'OTHER' }, { workflowId: WD, activeExecutionId: executionOf(WD) }]);
