@@ -110,6 +110,28 @@ describe('workflows: reentry', () => {
     expect(await subjectsTo(email)).toEqual(['Once only']);
   });
 
+  it('one event starts every workflow on it, each once with its own mail, and a second event only the one that may run again', async () => {
+    // Prepare: three workflows on one event, entered together (one transaction); the third allows reentry.
+    const event = `together_${suffix()}`;
+    const subjects = ['Together one', 'Together two', 'Together again'];
+    const created = await Promise.all(
+      subjects.map(async (subject, index) => workflow({ trigger: { type: 'EVENT', event }, allowReentry: index === 2, steps: [{ id: 'mail', type: 'SEND_EMAIL', templateId: await template(subject) }] })),
+    );
+    const email = uniqueEmail('wf-together');
+
+    // Act
+    const { contact } = await track(email, event, { plan: 'pro' });
+    await Promise.all(created.map((made) => ended(made.id, contact)));
+    await track(email, event, { plan: 'pro' });
+    await ended(created[2].id, contact, 2);
+    await waitForEmails(email, 4);
+    await sleep(3000);
+
+    // Assess
+    expect(await Promise.all(created.map(async (made) => (await executionsOf(made.id, `?contactId=${contact}`)).length))).toEqual([1, 1, 2]);
+    expect(await subjectsTo(email)).toEqual(['Together again', 'Together again', 'Together one', 'Together two']);
+  });
+
   it('allowReentry true runs again once the previous execution ended', async () => {
     const event = `again_${suffix()}`;
     const created = await workflow({ trigger: { type: 'EVENT', event }, allowReentry: true, steps: [{ id: 'mail', type: 'SEND_EMAIL', templateId: await template('Every time') }] });
