@@ -44,9 +44,9 @@ try {
 }
 
 parentPort.on('message', async ({ requestId, event, context }) => {
-  const deadline = Date.now() + context.remainingMs;
+  const { deadlineMs: deadline, ...fields } = context;
   const lambdaContext = {
-    ...context,
+    ...fields,
     awsRequestId: requestId,
     callbackWaitsForEmptyEventLoop: true,
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),

@@ -88,6 +88,9 @@ export class FunctionRunner {
         return { ok: false, error: initError, atInit: true };
       }
       const outcome = await new Promise<InvokeOutcome>((resolve) => {
+        // The function's own clock (getRemainingTimeInMillis) counts to this same moment: a worker
+        // that takes the event late on a busy machine must not think it has longer than it has.
+        const deadlineMs = Date.now() + spec.timeoutSeconds * 1000;
         const timer = setTimeout(() => {
           this.options.log.write(`${new Date().toISOString()} ${requestId} Task timed out after ${spec.timeoutSeconds.toFixed(2)} seconds\n`);
           this.discard(environment);
@@ -110,7 +113,7 @@ export class FunctionRunner {
             memoryLimitInMB: String(spec.memoryMb),
             logGroupName: spec.environment.AWS_LAMBDA_LOG_GROUP_NAME,
             logStreamName: spec.environment.AWS_LAMBDA_LOG_STREAM_NAME,
-            remainingMs: spec.timeoutSeconds * 1000,
+            deadlineMs,
           },
         });
       });

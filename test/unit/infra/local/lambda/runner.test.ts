@@ -51,6 +51,21 @@ describe('a local function', () => {
     delete process.env.STACK_ONLY_VARIABLE;
   });
 
+  it('counts the function\'s remaining time from the invocation, even when its environment takes the event late', async () => {
+    // Prepare: the first invocation leaves the environment busy for 800 ms after answering, so the
+    // second event waits in the worker's queue as it would on a loaded machine.
+    const dir = bundle('late', "export const handler = async (event, context) => { if (event.busyAfter) setImmediate(() => { const until = Date.now() + event.busyAfter; while (Date.now() < until); }); return context.getRemainingTimeInMillis(); };");
+    const fn = runner(spec(dir, { timeoutSeconds: 3 }), 1);
+    await fn.invoke({ busyAfter: 800 });
+
+    // Act
+    const late = await fn.invoke({});
+
+    // Assess: the handler knows it has at most what the runner will give it.
+    expect(late).toMatchObject({ ok: true });
+    expect((late as { result: number }).result).toBeLessThanOrEqual(3000 - 700);
+  });
+
   it('fails an invocation past its Timeout as Lambda does, and the next one starts a fresh environment', async () => {
     // Prepare
     const dir = bundle('slow', "let calls = 0; export const handler = async (event) => { calls++; if (event.wait) await new Promise((resolve) => setTimeout(resolve, 5000)); return calls; };");
