@@ -49,8 +49,8 @@ const runId = Date.now().toString(36);
  * table, 2026-11-26, before the batched entries of issue 27). Beside the gateway the engine
  * handled about 4 events a second on a quiet machine (2026-11-24, load 0.7: the throughput run's
  * 15 tracks a second caught up 33 s after its window) and 0.8–1.4 at load 12–17 (2026-11-26: 100
- * events at 2/s, idle 79 and 20 s after 50-s windows); 2 is half the quiet figure, and a run whose
- * engine falls behind is REJECTED. Open loop: sent on schedule whatever the answers take.
+ * events at 2/s, idle 79 and 20 s after 50-s windows; 43 and 4 s in a run at load 15 → 5); 2 is
+ * half the quiet figure, and a run whose engine falls behind is REJECTED. Open loop: sent on schedule whatever the answers take.
  */
 const TRACK_RATE_PER_SECOND = 2;
 /** Counted samples a window needs for its p99 to mean something (the 2nd-slowest of 200). */
