@@ -54,18 +54,28 @@ export function benchEnvironment(functionEnvironments: Record<string, Record<str
 export async function pointQueuesAtStack(stack: LocalStack) {
   const sqs = new SQSClient({ endpoint: stack.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   try {
+    const urls = new Map<string, string>();
     for (const queue of queues) {
-      const [{ QueueUrl: url }, { QueueUrl: dlqUrl }] = await Promise.all([
-        sqs.send(new GetQueueUrlCommand({ QueueName: queue.name })),
-        sqs.send(new GetQueueUrlCommand({ QueueName: dlqName(queue.name) })),
-      ]);
-      if (!url || !dlqUrl) throw new Error(`The stack has no queue ${queue.name} (or its DLQ)`);
-      process.env[queue.envVar] = url;
-      process.env[`${queue.envVar.replace(/_URL$/, '')}_DLQ_URL`] = dlqUrl;
+      for (const name of [queue.name, dlqName(queue.name)]) {
+        const { QueueUrl: url } = await sqs.send(new GetQueueUrlCommand({ QueueName: name }));
+        if (!url) throw new Error(`The stack has no queue ${name}`);
+        urls.set(name, url);
+      }
     }
+    Object.assign(process.env, queueEnvironment((name) => urls.get(name)!));
   } finally {
     sqs.destroy();
   }
+}
+
+/** What pointQueuesAtStack sets: every queue's URL variable and its DLQ's, given the URL of a queue by name. */
+export function queueEnvironment(urlOf: (queueName: string) => string): Record<string, string> {
+  return Object.fromEntries(
+    queues.flatMap((queue) => [
+      [queue.envVar, urlOf(queue.name)],
+      [`${queue.envVar.replace(/_URL$/, '')}_DLQ_URL`, urlOf(dlqName(queue.name))],
+    ]),
+  );
 }
 
 /**

@@ -139,3 +139,64 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
 }
+
+export interface OpenLoopResult {
+  /** Requests sent in the counted window (the warm-up's excluded). */
+  sent: number;
+  /** Latency of each counted request that answered the expected status, from its scheduled start to its whole body. */
+  latencies: number[];
+  p50Ms: number;
+  p99Ms: number;
+  /** Every status of the whole run, warm-up included, e.g. { 200: 240 }; `error` counts requests that got no answer. */
+  statuses: Record<string, number>;
+  firstError?: string;
+  /** How late the loader started its latest request, against its schedule (the bench process's own lag). */
+  maxSendLagMs: number;
+}
+
+/**
+ * An open loop: one request every 1/`ratePerSecond` s on a fixed schedule, sent whether or not
+ * the earlier ones have answered (a slow service does not slow the load down, unlike a closed
+ * loop's connections), for `warmupSeconds` uncounted and then `seconds` counted. Each latency runs
+ * from the request's scheduled start, so a loader that falls behind cannot hide the wait
+ * (coordinated omission); maxSendLagMs tells how far behind it fell. Every request is awaited
+ * before this returns.
+ */
+export async function openLoop(options: {
+  ratePerSecond: number;
+  seconds: number;
+  warmupSeconds: number;
+  /** Sends request number `sequence` and reads its whole answer; returns the status. */
+  request: (sequence: number) => Promise<number>;
+  expectedStatus: number;
+}): Promise<OpenLoopResult> {
+  const interval = 1000 / options.ratePerSecond;
+  const warmup = Math.round(options.warmupSeconds * options.ratePerSecond);
+  const total = warmup + Math.round(options.seconds * options.ratePerSecond);
+  const statuses: Record<string, number> = {};
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  let firstError: string | undefined;
+  let maxSendLagMs = 0;
+  const start = performance.now() + interval;
+  for (let sequence = 0; sequence < total; sequence++) {
+    const scheduled = start + sequence * interval;
+    const wait = scheduled - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    maxSendLagMs = Math.max(maxSendLagMs, performance.now() - scheduled);
+    pending.push(
+      options.request(sequence).then(
+        (status) => {
+          statuses[status] = (statuses[status] ?? 0) + 1;
+          if (sequence >= warmup && status === options.expectedStatus) latencies.push(performance.now() - scheduled);
+        },
+        (error: unknown) => {
+          statuses.error = (statuses.error ?? 0) + 1;
+          firstError ??= describeError(error);
+        },
+      ),
+    );
+  }
+  await Promise.all(pending);
+  return { sent: total - warmup, latencies, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99), statuses, firstError, maxSendLagMs };
+}

@@ -1,12 +1,13 @@
 import { variables } from '../../../../shared/config/variables';
-import { benchEnvironment } from '../../../bench/dynamo';
+import { benchEnvironment, queueEnvironment } from '../../../bench/dynamo';
 import { SECTIONS } from '../../../bench/sections';
 
 /**
  * Every bench section loads as `npm run bench` loads it (test/bench/run.ts): the environment set by
- * benchEnvironment from the functions' template environments, then the section's module imported
- * through SECTIONS. A service module that starts to read a variable at import, or a section that
- * no longer resolves its imports, fails here rather than in a bench run an hour later.
+ * benchEnvironment from the functions' template environments and the queue URLs pointQueuesAtStack
+ * sets (here made up: nothing is sent), then the section's module imported through SECTIONS. A
+ * service module that starts to read a variable at import, or a section that no longer resolves
+ * its imports, fails here rather than in a bench run an hour later.
  *
  * The functions' environments are the unit tests' configuration of a function (test/support/unit-env.ts):
  * every registry variable is removed from this process first, so only what benchEnvironment passes on is there.
@@ -18,7 +19,18 @@ describe('the bench sections', () => {
   beforeAll(() => {
     // Prepare: only the bench's own environment.
     for (const name of registryNames) delete process.env[name];
-    Object.assign(process.env, benchEnvironment({ 'mailwright-Sender': { ...functionEnvironment, NODE_OPTIONS: '--enable-source-maps' } }, 1000));
+    Object.assign(
+      process.env,
+      benchEnvironment(
+        {
+          'mailwright-Sender': { ...functionEnvironment, NODE_OPTIONS: '--enable-source-maps' },
+          // The workflow functions' own: the queue as a schedule target (infra/features/workflows.ts), which unit tests set per file.
+          'mailwright-WorkflowRunner': { [variables.workflowQueueArn.name]: 'arn:aws:sqs:us-east-1:000000000000:workflows' },
+        },
+        1000,
+      ),
+    );
+    Object.assign(process.env, queueEnvironment((name) => `http://127.0.0.1:9324/000000000000/${name}`));
   });
 
   it.each(Object.keys(SECTIONS))('%s loads', async (name) => {
