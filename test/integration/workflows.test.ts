@@ -123,7 +123,7 @@ describe('workflows: reentry', () => {
     const { contact } = await track(email, event, { plan: 'pro' });
     await Promise.all(created.map((made) => ended(made.id, contact)));
     await track(email, event, { plan: 'pro' });
-    await ended(created[2].id, contact, 2);
+    await ended(created[2]!.id, contact, 2);
     await waitForEmails(email, 4);
     await sleep(3000);
 
