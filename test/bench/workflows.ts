@@ -163,6 +163,7 @@ async function measureEngine(project: CreatedProject): Promise<EngineWork> {
     [row('trigger consumer', work.consumer), row(`runner (${work.rounds.length} round${work.rounds.length === 1 ? '' : 's'}: ${work.rounds.join(' + ')} invocations)`, work.runner), row('total per event', total)],
   );
   console.log(`  by command: ${Object.entries(total.commands).map(([command, calls]) => `${command} ${calls}`).join(', ')}`);
+  console.log('  WCU: a floor where a TransactWriteItems carries several items (DynamoDB Local reports such a transaction as one item; DynamoDB bills 2 per KB per item)');
   if (total.otherCalls > 0) console.log(`  other services: ${total.otherCalls} calls`);
   if (total.failedDynamoCalls > 0) console.log(`  ${total.failedDynamoCalls} DynamoDB calls failed (DynamoDB reports no capacity for them: not in RCU/WCU)`);
   console.log(`  every sample (first with cold caches): ${samples.map((sample) => describeWork(totalWork(sample))).join('; ')}`);
