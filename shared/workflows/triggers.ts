@@ -69,12 +69,12 @@ export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind,
 }
 
 /**
- * Enters the contact into each workflow the occurrence triggers, with a fixed number of calls
- * whatever the number of workflows: the contacts' entry guards read in one BatchGetItem (a
- * contact who may not enter costs no write), the entries written in one transaction
- * (enterWorkflows), their first steps queued ten to a batch. A guard held by this very execution
- * means a redelivery, whose first message is sent again (starting a step is keyed, so a second
- * message changes nothing).
+ * Enters the contact into each workflow the occurrence triggers: the contacts' entry guards read
+ * in one BatchGetItem (a contact who may not enter costs no write), the entries written together
+ * in one transaction (enterWorkflows; only each workflow's `entered` counter is a call of its
+ * own, side by side), their first steps queued ten to a batch. A guard held by this very
+ * execution means a redelivery, whose first message is sent again (starting a step is keyed, so
+ * a second message changes nothing).
  */
 export async function startExecutions(occurrence: TriggerOccurrence): Promise<number> {
   const { projectId, contactId } = occurrence;
