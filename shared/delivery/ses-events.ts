@@ -1,9 +1,9 @@
 import type { EventBridgeEvent } from 'aws-lambda';
-import { advanceStatus, advanceStatusUpdate, getEmail, movesForward, type EmailRecord, type EmailStatus } from '../emails/emails';
+import { advanceStatus, advanceStatusUpdate, emailStatuses, getEmail, movesForward, SENDER_HELD_STATUSES, type EmailRecord, type EmailStatus } from '../emails/emails';
 import { newEvent } from '../events/events';
 import { logger } from '../observability/logger';
 import type { StatsMetric } from '../stats/stats';
-import { recordOutcome, type OutcomeListener } from './outcomes';
+import { recordOutcome, type Outcome, type OutcomeListener } from './outcomes';
 import { sesTagNames } from './ses-tags';
 
 /** The `detail` of an SES event on EventBridge (only the fields used here). */
@@ -71,6 +71,12 @@ export function interpret(detail: SesEventDetail): ReportedOutcome | undefined {
   }
 }
 
+/** Rounds of applying one event when the sender keeps finishing the email under it; then EventBridge retries. */
+const APPLY_ROUNDS = 3;
+
+/** The statuses the sender is done with: an SES event moves the email from these on its own. */
+const AFTER_SENDER = emailStatuses.filter((status) => !SENDER_HELD_STATUSES.includes(status));
+
 /**
  * Applies SES events, telling each recorded outcome to `listeners`. One event is applied
  * idempotently: the status moves forward only; suppression and unsubscription are idempotent;
@@ -78,6 +84,11 @@ export function interpret(detail: SesEventDetail): ReportedOutcome | undefined {
  * time), so writing it again is refused by its condition and a replay changes nothing; then the
  * counters are added to (recordOutcome in shared/delivery/outcomes.ts). Events of mail we did not
  * tag, or of unknown emails, are logged and dropped (never retried).
+ *
+ * An event that finds the sender still holding the email (SES told of the delivery, bounce or
+ * complaint before the sender recorded SENT, which it now cannot) moves it in one transaction with
+ * its events, email.sent among them: were the move written first and the events lost to a fault,
+ * the retry would find the email moved and never know that its email.sent was owed.
  */
 export function sesEventApplier(listeners: readonly OutcomeListener[]): (event: SesEvent) => Promise<void> {
   return async (event) => {
@@ -92,35 +103,65 @@ export function sesEventApplier(listeners: readonly OutcomeListener[]): (event: 
     if (!projectId || !emailId) return dropUnknown(detail);
     if (detail.eventType === 'Send') return repairSend(event, projectId, emailId, reported, listeners);
 
-    // A status update hands back the record as it was; outcomes without a status, and late or
-    // replayed ones (the status did not move), read it.
-    const previous = reported.status ? await advanceStatus(projectId, emailId, reported.status, statusFields(reported, detail), reported.status === 'FAILED' ? {} : sentFields(detail)) : undefined;
-    const email = previous ?? (await getEmail(projectId, emailId));
-    if (!email) return dropUnknown(detail);
-
-    const events = [newEvent({ name: reported.name, contactId: email.contactId, emailId: email.id, data: withoutUndefined({ ...reported.data, source: email.source }) }, new Date(reported.at), event.id)];
-    // SES told of the delivery (bounce, complaint) before the sender recorded SENT, which it now
-    // cannot: its email.sent is recorded here, with this event's writes, and settles the email.
-    const overtookSender = previous?.status === 'SENDING' && reported.status !== 'FAILED';
-    if (overtookSender) events.unshift(sentEvent(email, detail, `${event.id}#sent`));
-    const recorded = await recordOutcome(
-      {
-        email,
-        events,
-        ...(reported.suppress ? { suppress: reported.suppress } : {}),
-        metrics: [...(overtookSender ? ['sent' as const] : []), reported.metric],
-        daily: [
-          ...(overtookSender ? [{ metric: 'sent' as const, at: detail.mail.timestamp }] : []),
-          // A transient bounce is not a bounce to SES's bounce rate: the day counts only permanent ones.
-          ...(reported.metric !== 'bounced' || reported.status === 'BOUNCED' ? [{ metric: reported.metric, at: reported.at }] : []),
-        ],
-        ...(overtookSender ? { settles: 'SENT' as const } : {}),
-      },
-      listeners,
-    );
-    if (!recorded) logger.info('SES event already applied', { eventId: event.id });
+    for (let round = 1; round <= APPLY_ROUNDS; round++) {
+      // A status move hands back the record as it was, or as it is when it did not move; outcomes without a status read it.
+      const move = reported.status ? await advanceStatus(projectId, emailId, reported.status, moveOptions(reported, detail, AFTER_SENDER)) : undefined;
+      const email = move ? move.email : await getEmail(projectId, emailId);
+      if (!email) return dropUnknown(detail);
+      const takesOver = reported.status !== undefined && !move?.moved && SENDER_HELD_STATUSES.includes(email.status) && movesForward(email.status, reported.status);
+      const recorded = await recordOutcome(takesOver ? takeOverOutcome(event, email, reported) : reportedOutcome(event, email, reported), listeners);
+      if (recorded || !takesOver) {
+        if (!recorded) logger.info('SES event already applied', { eventId: event.id });
+        return;
+      }
+      // Refused: the sender finished the email meanwhile (or another event took it over); apply it to the record as it is now.
+    }
+    throw new Error(`The email kept changing while SES event ${event.id} was applied`);
   };
 }
+
+/** The event on an email whose status the sender is done with (or that does not move it). */
+function reportedOutcome(event: SesEvent, email: EmailRecord, reported: ReportedOutcome): Outcome {
+  return {
+    email,
+    events: [reportedEvent(event, email, reported)],
+    ...(reported.suppress ? { suppress: reported.suppress } : {}),
+    metrics: [reported.metric],
+    daily: dailyOf(reported),
+  };
+}
+
+/**
+ * The event on an email the sender still holds: the move from exactly the status read, and the
+ * events, in one transaction. Unless SES failed the mail, it was sent, and email.sent is recorded
+ * with it (its id derived from this event's) and settles the email.
+ */
+function takeOverOutcome(event: SesEvent, email: EmailRecord, reported: ReportedOutcome): Outcome {
+  const detail = event.detail;
+  const transition = { Update: advanceStatusUpdate(email.projectId, email.id, reported.status!, moveOptions(reported, detail, [email.status])) };
+  if (reported.status === 'FAILED') return { ...reportedOutcome(event, email, reported), transition };
+  return {
+    email,
+    transition,
+    events: [sentEvent(email, detail, `${event.id}#sent`), reportedEvent(event, email, reported)],
+    ...(reported.suppress ? { suppress: reported.suppress } : {}),
+    metrics: ['sent', reported.metric],
+    daily: [{ metric: 'sent', at: detail.mail.timestamp }, ...dailyOf(reported)],
+    settles: 'SENT',
+  };
+}
+
+const moveOptions = (reported: ReportedOutcome, detail: SesEventDetail, from: readonly EmailStatus[]) => ({
+  fields: statusFields(reported, detail),
+  fieldsIfMissing: reported.status === 'FAILED' ? {} : sentFields(detail),
+  from,
+});
+
+const reportedEvent = (event: SesEvent, email: EmailRecord, reported: ReportedOutcome) =>
+  newEvent({ name: reported.name, contactId: email.contactId, emailId: email.id, data: withoutUndefined({ ...reported.data, source: email.source }) }, new Date(reported.at), event.id);
+
+/** A transient bounce is not a bounce to SES's bounce rate: the day counts only permanent ones. */
+const dailyOf = (reported: ReportedOutcome) => (reported.metric !== 'bounced' || reported.status === 'BOUNCED' ? [{ metric: reported.metric, at: reported.at }] : []);
 
 /**
  * The sender records SENT and email.sent itself when SES accepts the mail, so SES's Send event
@@ -135,7 +176,7 @@ async function repairSend(event: SesEvent, projectId: string, emailId: string, r
   const repaired = await recordOutcome(
     {
       email,
-      transition: { Update: advanceStatusUpdate(projectId, emailId, 'SENT', statusFields(reported, event.detail)) },
+      transition: { Update: advanceStatusUpdate(projectId, emailId, 'SENT', { fields: statusFields(reported, event.detail) }) },
       events: [sentEvent(email, event.detail, event.id)],
       metrics: ['sent'],
       daily: [{ metric: 'sent', at: event.detail.mail.timestamp }],

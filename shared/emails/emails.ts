@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from '../aws/clients';
 import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
@@ -272,15 +274,25 @@ const FORWARD_FROM: Partial<Record<EmailStatus, EmailStatus[]>> = {
 /** Whether an email at `from` may move to `to`. */
 export const movesForward = (from: EmailStatus, to: EmailStatus): boolean => (FORWARD_FROM[to] ?? []).includes(from);
 
-/**
- * The conditional update that moves the email to `status` if that is forward from where it is.
- * `fields` are set; `fieldsIfMissing` only where the record has none yet.
- */
-export function advanceStatusUpdate(projectId: string, emailId: string, status: EmailStatus, fields: Record<string, unknown> = {}, fieldsIfMissing: Record<string, unknown> = {}) {
-  const from = FORWARD_FROM[status] ?? [];
+/** The statuses in which the sender still holds an email: it may yet record SENT (and email.sent) itself. */
+export const SENDER_HELD_STATUSES: readonly EmailStatus[] = ['QUEUED', 'SENDING'];
+
+export interface StatusMoveOptions {
+  /** Set with the move. */
+  fields?: Record<string, unknown>;
+  /** Set with the move where the record has none yet. */
+  fieldsIfMissing?: Record<string, unknown>;
+  /** Move only from these of the statuses `status` may follow (default: any of them). */
+  from?: readonly EmailStatus[];
+}
+
+/** The conditional update that moves the email to `status` if that is forward from where it is (and one of `from`). */
+export function advanceStatusUpdate(projectId: string, emailId: string, status: EmailStatus, { fields = {}, fieldsIfMissing = {}, from }: StatusMoveOptions = {}) {
+  const previous = (FORWARD_FROM[status] ?? []).filter((candidate) => !from || from.includes(candidate));
+  if (previous.length === 0) throw new Error(`An email never moves to ${status}${from ? ` from ${from.join(' or ')}` : ''}`);
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':status': status, ':now': new Date().toISOString() };
-  from.forEach((previous, index) => (values[`:from${index}`] = previous));
+  previous.forEach((candidate, index) => (values[`:from${index}`] = candidate));
   const sets = ['#status = :status', 'updatedAt = :now'];
   Object.entries(fields).forEach(([name, value], index) => {
     names[`#f${index}`] = name;
@@ -296,23 +308,28 @@ export function advanceStatusUpdate(projectId: string, emailId: string, status: 
     TableName: tableName,
     Key: emailKeys.email(projectId, emailId),
     UpdateExpression: `SET ${sets.join(', ')} REMOVE leaseUntil`,
-    ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+    ConditionExpression: `#status IN (${previous.map((_, index) => `:from${index}`).join(', ')})`,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
 }
 
+/** Whether the email moved, and the record as it was before the move or, when it did not move, as it is (undefined: no such email). */
+export type StatusMove = { moved: true; email: EmailRecord } | { moved: false; email: EmailRecord | undefined };
+
 /**
- * Moves the email to `status` if that is forward from where it is. Returns the record as it was
- * before the move (so a caller needs no read), or undefined when it did not move: replaying the
- * same outcome, or a late one, changes nothing.
+ * Moves the email to `status` if that is forward from where it is (see advanceStatusUpdate). Either
+ * way the record comes back (the failed condition returns it), so a caller needs no read; replaying
+ * the same outcome, or a late one, changes nothing.
  */
-export async function advanceStatus(projectId: string, emailId: string, status: EmailStatus, fields: Record<string, unknown> = {}, fieldsIfMissing: Record<string, unknown> = {}): Promise<EmailRecord | undefined> {
+export async function advanceStatus(projectId: string, emailId: string, status: EmailStatus, options: StatusMoveOptions = {}): Promise<StatusMove> {
   try {
-    const { Attributes } = await documentClient.send(new UpdateCommand({ ...advanceStatusUpdate(projectId, emailId, status, fields, fieldsIfMissing), ReturnValues: 'ALL_OLD' }));
-    return Attributes ? fromItem(Attributes) : undefined;
+    const { Attributes } = await documentClient.send(new UpdateCommand({ ...advanceStatusUpdate(projectId, emailId, status, options), ReturnValues: 'ALL_OLD', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+    return Attributes ? { moved: true, email: fromItem(Attributes) } : { moved: false, email: undefined };
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    // The document client leaves the item of a failed condition in DynamoDB's wire format.
+    const item = (error as { Item?: Record<string, AttributeValue> }).Item;
+    return { moved: false, email: item ? fromItem(unmarshall(item)) : undefined };
   }
 }

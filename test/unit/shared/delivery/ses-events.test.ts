@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { decodeTime } from 'ulid';
 import { interpret, sesEventApplier, type SesEvent } from '../../../../shared/delivery/ses-events';
@@ -23,6 +24,8 @@ const emailRecord = {
   source: { type: 'transactional' },
   status: 'SENT',
 };
+/** The email's status update refused: the record is not where the move is forward from, and comes back as DynamoDB returns it. */
+const notForwardFrom = (status: string) => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {}, Item: marshall({ ...emailRecord, status }) });
 const contactItem = { contactId: CONTACT, email: 'jane@example.org', subscribed: true, data: {}, createdAt: 'c', updatedAt: 'u' };
 
 /** The email status updates, and the contact events written (by PutItem or in a transaction). */
@@ -79,9 +82,10 @@ describe('applySesEvent', () => {
     // Assess
     expect(statusUpdates()).toEqual([
       expect.objectContaining({
-        ConditionExpression: '#status IN (:from0, :from1)',
-        ExpressionAttributeValues: expect.objectContaining({ ':status': 'DELIVERED', ':from0': 'SENDING', ':from1': 'SENT', ':f0': '2026-11-22T10:00:02.000Z' }),
+        ConditionExpression: '#status IN (:from0)',
+        ExpressionAttributeValues: expect.objectContaining({ ':status': 'DELIVERED', ':from0': 'SENT', ':f0': '2026-11-22T10:00:02.000Z' }),
         ReturnValues: 'ALL_OLD',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     ]);
     expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
@@ -125,7 +129,7 @@ describe('applySesEvent', () => {
   it('suppresses the address and unsubscribes the contact on a permanent bounce, the event and suppression in one transaction', async () => {
     await applySesEvent(fixture('bounce-permanent'));
 
-    expect(statusUpdates()[0]!.ExpressionAttributeValues).toMatchObject({ ':status': 'BOUNCED', ':from2': 'DELIVERED' });
+    expect(statusUpdates()[0]!.ExpressionAttributeValues).toMatchObject({ ':status': 'BOUNCED', ':from0': 'SENT', ':from1': 'DELIVERED' });
     const contactWrite = transactions().find((items) => items[0]!.Put?.Item?.SK === `CONTACT#${CONTACT}`);
     expect(contactWrite![0]!.Put!.Item).toMatchObject({ subscribed: false });
     const recorded = transactions().find((items) => items.some((item) => String(item.Put?.Item?.SK).startsWith('EVENT#')))!;
@@ -151,27 +155,80 @@ describe('applySesEvent', () => {
     expect(eventPuts().map((put) => put.Item!.name)).toEqual(['email.bounced']);
   });
 
-  it('records a late delivery as an event, reading the email, but never moves a bounced email back', async () => {
-    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(new ConditionalCheckFailedException({ message: 'failed', $metadata: {} }));
+  it('records a late delivery as an event from the record its refused move returned, but never moves a bounced email back', async () => {
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(notForwardFrom('BOUNCED'));
 
     await applySesEvent(fixture('delivery'));
 
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(eventPuts().map((put) => put.Item!.name)).toEqual(['email.delivered']);
   });
 
-  it('records email.sent too when the delivery overtook the sender (the email was still SENDING), once', async () => {
-    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Attributes: { ...emailRecord, status: 'SENDING' } });
+  it('moves an email the sender still holds together with email.sent and the delivery, in one transaction, when the delivery overtook the sender', async () => {
+    // Prepare: the email is still SENDING, so the move from SENT (or later) is refused
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(notForwardFrom('SENDING'));
 
+    // Act
     await applySesEvent(fixture('delivery'));
 
-    expect(statusUpdates()[0]).toMatchObject({
+    // Assess
+    expect(transactions()).toHaveLength(1);
+    const [items] = transactions();
+    expect(items![0]!.Update).toMatchObject({
+      Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` },
+      ConditionExpression: '#status IN (:from0)',
+      ExpressionAttributeValues: expect.objectContaining({ ':status': 'DELIVERED', ':from0': 'SENDING' }),
       UpdateExpression: expect.stringContaining('#m0 = if_not_exists(#m0, :m0)'),
       ExpressionAttributeNames: expect.objectContaining({ '#m0': 'sesMessageId', '#m1': 'sentAt' }),
     });
-    const [items] = transactions();
-    expect(items!.map((item) => item.Put!.Item!.name)).toEqual(['email.sent', 'email.delivered']);
+    expect(items!.slice(1).map((item) => item.Put!.Item!.name)).toEqual(['email.sent', 'email.delivered']);
     expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'sent', '#a1': 'delivered' } })]));
+  });
+
+  it('still records email.sent when the delivery that overtook the sender is retried after a fault lost its first write', async () => {
+    // Prepare: a table with the email SENDING whose first transaction fails (a fault), as DynamoDB would hold it
+    let status = 'SENDING';
+    const written: Record<string, unknown>[] = [];
+    const holds = (input: { ConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> }) =>
+      Object.entries(input.ExpressionAttributeValues ?? {}).some(([name, value]) => name.startsWith(':from') && value === status);
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).callsFake((input) => {
+      if (!holds(input)) throw notForwardFrom(status);
+      const before = { ...emailRecord, status };
+      status = input.ExpressionAttributeValues[':status'];
+      return { Attributes: before };
+    });
+    let faults = 1;
+    ddb.on(TransactWriteCommand).callsFake((input: { TransactItems: { Update?: any; Put?: any }[] }) => {
+      if (faults-- > 0) throw Object.assign(new Error('Internal server error'), { name: 'InternalServerError' });
+      const move = input.TransactItems.find((item) => item.Update?.Key?.SK === `EMAIL#${EMAIL}`)?.Update;
+      if (move && !holds(move)) throw new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }] });
+      if (move) status = move.ExpressionAttributeValues[':status'];
+      written.push(...input.TransactItems.flatMap((item) => (item.Put ? [item.Put.Item] : [])));
+      return {};
+    });
+
+    // Act: EventBridge delivers the event, the write fails, and it delivers the event again
+    await expect(applySesEvent(fixture('delivery'))).rejects.toThrow('Internal server error');
+    await applySesEvent(fixture('delivery'));
+
+    // Assess
+    expect(status).toBe('DELIVERED');
+    expect(written.map((item) => item.name)).toEqual(['email.sent', 'email.delivered']);
+  });
+
+  it('applies the delivery to the record as it is when the sender finishes the email during the take-over: email.sent only once, by the sender', async () => {
+    // Prepare: the take-over is refused because the sender recorded SENT meanwhile; the move from SENT then holds
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejectsOnce(notForwardFrom('SENDING')).resolves({ Attributes: emailRecord });
+    ddb.on(TransactWriteCommand).rejects(new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }, { Code: 'None' }] }));
+
+    // Act
+    await applySesEvent(fixture('delivery'));
+
+    // Assess: the second round moved SENT → DELIVERED and wrote email.delivered alone
+    expect(statusUpdates()).toHaveLength(2);
+    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!.name)).toEqual(['email.delivered']);
+    expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'delivered' } })]));
   });
 
   it('logs and drops an event for an unknown message instead of retrying forever', async () => {
@@ -256,7 +313,7 @@ describe('applySesEvent: the per-day counters of GET /analytics', () => {
   it('counts nothing when the same event is redelivered: its event write is refused, and the ADD runs only after a new write', async () => {
     // Prepare: the first delivery was applied; its event item exists
     ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
-    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(new ConditionalCheckFailedException({ message: 'not forward', $metadata: {} }));
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(notForwardFrom('DELIVERED'));
 
     // Act
     await applySesEvent(fixture('delivery'));
@@ -290,7 +347,7 @@ describe('applySesEvent: the per-day counters of GET /analytics', () => {
 
   it('adds sent with the delivery when the delivery overtook the sender, in one ADD', async () => {
     // Prepare
-    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Attributes: { ...emailRecord, status: 'SENDING' } });
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(notForwardFrom('SENDING'));
 
     // Act
     await applySesEvent(fixture('delivery'));
