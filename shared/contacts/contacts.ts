@@ -37,7 +37,8 @@ const MAX_ATTEMPTS = 4;
  * Creates the contact with this email, or applies the changes to the existing one. The one
  * upsert behind POST /contacts, /v1/send, /v1/track and workflows. `subscribed` falls back to
  * `defaultSubscribed` only on create; an existing contact's flag changes only when given.
- * DynamoDB calls: create = GetItem + TransactWriteItems; update = GetItem + UpdateItem.
+ * DynamoDB calls: create = GetItem + TransactWriteItems; update = GetItem + UpdateItem, or a
+ * second GetItem when nothing is to change (a send, a track without data).
  */
 export async function upsertContact(
   projectId: string,
@@ -224,6 +225,8 @@ async function createContact(
  * writeChanges' transaction. Returns null when the contact vanished (the caller retries).
  */
 async function updateContact(projectId: string, contactId: string, changes: ContactChanges): Promise<Contact | null> {
+  // A read costs a fraction of rewriting the contact and its index entries only to move updatedAt.
+  if (changes.subscribed === undefined && Object.keys(changes.data ?? {}).length === 0) return (await readContact(projectId, contactId)) ?? null;
   const expression = buildUpdate(changes, new Date().toISOString());
   const values: Record<string, unknown> = { ...expression.values, ':maxKeysBefore': contactDataLimits.maxKeys - expression.addedKeys };
   let condition = 'attribute_exists(PK) AND size(#data) <= :maxKeysBefore';

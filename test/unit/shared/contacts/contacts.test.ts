@@ -97,6 +97,36 @@ describe('upsertContact', () => {
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 
+  it('reads an existing contact instead of rewriting it when nothing is to change (a send, a track without data)', async () => {
+    // Prepare
+    ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: 'CONTACT_EMAIL#jane@example.com' } }).resolves({ Item: { contactId: ID } });
+    ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: `CONTACT#${ID}` } }).resolves({ Item: stored });
+
+    // Act
+    const { contact, isNew } = await upsertContact(P, 'jane@example.com', { subscribed: undefined, data: {} }, false);
+
+    // Assess
+    expect(isNew).toBe(false);
+    expect(contact).toEqual({ id: ID, email: 'jane@example.com', subscribed: true, data: { plan: 'pro' }, createdAt: stored.createdAt, updatedAt: stored.updatedAt });
+    expect(ddb.commandCalls(GetCommand).at(-1)!.args[0].input).toMatchObject({ Key: { PK: 'PROJECT#P1', SK: `CONTACT#${ID}` }, ConsistentRead: true });
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('creates the contact when the one its lookup named is gone by the time it is read', async () => {
+    // Prepare: the lookup still names a contact being deleted, then is gone too
+    ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: 'CONTACT_EMAIL#jane@example.com' } }).resolvesOnce({ Item: { contactId: ID } }).resolves({});
+    ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: `CONTACT#${ID}` } }).resolves({});
+    ddb.on(TransactWriteCommand).resolves({});
+
+    // Act
+    const { isNew } = await upsertContact(P, 'jane@example.com', {}, false);
+
+    // Assess
+    expect(isNew).toBe(true);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+  });
+
   it('moves the counters in a transaction when an update flips the subscription', async () => {
     ddb.on(GetCommand).resolves({ Item: { contactId: ID } });
     ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'failed', $metadata: {}, Item: marshall(stored) as never }));
@@ -119,7 +149,7 @@ describe('upsertContact', () => {
     ddb.on(TransactWriteCommand).rejects(cancelled(['ConditionalCheckFailed', 'None', 'None']));
     ddb.on(UpdateCommand).resolves({ Attributes: stored });
 
-    const { contact, isNew } = await upsertContact(P, 'jane@example.com', {}, true);
+    const { contact, isNew } = await upsertContact(P, 'jane@example.com', { data: { plan: 'pro' } }, true);
 
     expect(isNew).toBe(false);
     expect(contact.id).toBe(ID);
