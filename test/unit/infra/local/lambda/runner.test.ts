@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -52,18 +52,28 @@ describe('a local function', () => {
   });
 
   it('counts the function\'s remaining time from the invocation, even when its environment takes the event late', async () => {
-    // Prepare: the first invocation leaves the environment busy for 800 ms after answering, so the
-    // second event waits in the worker's queue as it would on a loaded machine.
-    const dir = bundle('late', "export const handler = async (event, context) => { if (event.busyAfter) setImmediate(() => { const until = Date.now() + event.busyAfter; while (Date.now() < until); }); return context.getRemainingTimeInMillis(); };");
-    const fn = runner(spec(dir, { timeoutSeconds: 3 }), 1);
-    await fn.invoke({ busyAfter: 800 });
+    // Prepare: after answering, the first invocation blocks its environment (saying so with a
+    // file) until a release file appears, so the second event waits in the worker's queue as it
+    // would on a loaded machine.
+    const blocked = path.join(bundles, 'late-blocked');
+    const release = path.join(bundles, 'late-release');
+    const dir = bundle(
+      'late',
+      "import { existsSync, writeFileSync } from 'node:fs'; const nap = new Int32Array(new SharedArrayBuffer(4)); export const handler = async (event, context) => { if (event.hold) setImmediate(() => { writeFileSync(event.hold.blocked, ''); while (!existsSync(event.hold.release)) Atomics.wait(nap, 0, 0, 10); }); return context.getRemainingTimeInMillis(); };",
+    );
+    const fn = runner(spec(dir, { timeoutSeconds: 10 }), 1);
+    await fn.invoke({ hold: { blocked, release } });
+    while (!existsSync(blocked)) await new Promise((resolve) => setTimeout(resolve, 10));
 
-    // Act
-    const late = await fn.invoke({});
+    // Act: invoke the blocked environment, and free it 800 ms later
+    const invoked = fn.invoke({});
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    writeFileSync(release, '');
+    const late = await invoked;
 
     // Assess: the handler knows it has at most what the runner will give it.
     expect(late).toMatchObject({ ok: true });
-    expect((late as { result: number }).result).toBeLessThanOrEqual(3000 - 700);
+    expect((late as { result: number }).result).toBeLessThanOrEqual(10_000 - 800);
   });
 
   it('fails an invocation past its Timeout as Lambda does, and the next one starts a fresh environment', async () => {
@@ -97,7 +107,8 @@ describe('a local function', () => {
     const thrown = await fn.invoke({ throw: true });
     const after = await fn.invoke({});
     await fn.invoke({ crash: true });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The crash comes after the answer: wait until the runner has seen it end the environment.
+    for (let waited = 0; !logged.join('').includes('Uncaught Error: boom') && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     const fresh = await fn.invoke({});
     // Assess
     expect(thrown).toMatchObject({ ok: false, error: { errorType: 'TypeError', errorMessage: 'bad input' } });
