@@ -51,7 +51,7 @@ export const sendingSection: Section = {
   async run(context) {
     const rate = configuredRate();
     const calls = await measureCallsPerSend(context.stack);
-    await printCallsPerEmail(context.stack, calls);
+    await printCallsPerEmail(context.stack, await measureCallsPerSendToExisting(context.stack));
     const pacing = await measurePacing(context.stack, rate);
     const throughput = await measureSendThroughput(context);
     const drain = await drainBacklog(context.stack, rate, pacing.arrivals.at(-1) ?? pacing.queuedAt);
@@ -119,12 +119,24 @@ async function measureCallsPerSend(stack: LocalStack): Promise<CallCount> {
   return calls;
 }
 
+/** The same for a recipient who is a contact already (every sample to one address): the cost page's case. */
+async function measureCallsPerSendToExisting(stack: LocalStack): Promise<CallCount> {
+  const calls = await countCalls({
+    handler: publicHandler,
+    functionName: 'mailwright-public',
+    request: () => sendRequest(stack.secretKey, `calls-${runId}-existing@bench.example.com`),
+    expectedStatus: 200,
+  });
+  describeCalls('send, 1 existing contact (handler)', calls);
+  return calls;
+}
+
 /** What one transactional email costs in AWS calls, end to end: the figures of the README's "Cost" page. */
 async function printCallsPerEmail(stack: LocalStack, api: CallCount) {
   heading('Calls per transactional email, end to end (in-process, real handlers): the figures of infra/README.md "Cost model"');
   const email = await measureCallsPerEmail(stack.projectId);
   const rows: [string, string[]][] = [
-    ['API: POST /v1/send, 1 recipient (key cached)', api.typical],
+    ['API: POST /v1/send, 1 existing contact (key cached)', api.typical],
     ['sender: one send-queue message', email.sender],
     ['ses-events: Send event', email.sesSend],
     ['ses-events: Delivery event', email.sesDelivery],
