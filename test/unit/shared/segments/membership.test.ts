@@ -44,7 +44,7 @@ describe('reevaluateContact', () => {
 
     // Act
     const evaluation = reevaluateContact(P, CONTACT, segmentLoader());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; !table.arrived('first write') && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
     const arrived = table.arrived('first write');
     table.put(contactItem('free', '2026-11-03T00:00:00.000Z'));
     table.release('first write');

@@ -54,6 +54,16 @@ const waitFor = async (check: () => boolean, ms = 5000) => {
   }
 };
 
+/** The schedule once it is gone (deleted after it ran), or what GetSchedule last answered after 5 s. */
+const goneAfterRun = async (client: SchedulerClient, Name: string) => {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const answer = await client.send(new GetScheduleCommand({ Name, GroupName: 'mailwright' })).catch((error: unknown) => error);
+    if (answer instanceof ResourceNotFoundException || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};
+
 const sentBodies = () => sqs.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
 
 describe('local Scheduler emulator', () => {
@@ -107,8 +117,7 @@ describe('local Scheduler emulator', () => {
     // Act
     await client.send(new CreateScheduleCommand(createInput('due', new Date(Date.now() + 1000))));
     await waitFor(() => sentBodies().length > 0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const after = await client.send(new GetScheduleCommand({ Name: 'due', GroupName: 'mailwright' })).catch((error: unknown) => error);
+    const after = await goneAfterRun(client, 'due');
     // Assess
     expect(sqs.commandCalls(GetQueueUrlCommand)[0]!.args[0].input).toEqual({ QueueName: 'campaign-fanout', QueueOwnerAWSAccountId: '000000000000' });
     expect(sentBodies()).toEqual([{ QueueUrl: QUEUE_URL, MessageBody: '{"campaignId":"C1"}' }]);
@@ -163,8 +172,7 @@ describe('local Scheduler emulator', () => {
     // Act
     await client.send(new CreateScheduleCommand(createInput('retry', new Date(Date.now() - 1000))));
     await waitFor(() => sentBodies().length >= 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const after = await client.send(new GetScheduleCommand({ Name: 'retry', GroupName: 'mailwright' })).catch((error: unknown) => error);
+    const after = await goneAfterRun(client, 'retry');
     // Assess
     expect(sentBodies()).toHaveLength(2);
     expect(after).toBeInstanceOf(ResourceNotFoundException);
