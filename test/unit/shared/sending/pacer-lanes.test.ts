@@ -129,6 +129,9 @@ describe('transactional precedence across instances', () => {
     [50, 1, 0.75],
     [10, 4, 0.75],
     [50, 4, 0.75],
+    // Three intervals: an instance's batch ends before its next write returns, so the tat it saw has always passed.
+    [10, 4, 1.5],
+    [50, 4, 1.5],
   ])('campaign mail alone keeps the full rate at %i/s on %i instance(s) with a round trip of %f intervals each way', async (rate, instances, oneWayIntervals) => {
     // Prepare: no transactional mail; a round trip of 1.5 intervals, where a bound of one interval
     // less the whole round trip never let campaign mail reserve
