@@ -41,14 +41,13 @@
  * Shared modules are imported lazily: the environment must point at the stack first.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CreateQueueCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
-import { batchWriteAll, benchDocumentClient, TABLE_NAME } from './dynamo';
+import { batchWriteAll, benchDocumentClient, TABLE_NAME, unsubscribeSecret } from './dynamo';
 import { percentile } from './measure';
 import { format, heading, printTable, type Section, type SectionReport, type Verdict } from './report';
 import { waitUntilStackIdle } from './stack';
@@ -81,18 +80,6 @@ const fanoutProject = (size: number) => `bench-campaign-${size}-${runId}`;
 
 const sqsOf = (stack: LocalStack) => new SQSClient({ endpoint: stack.sqsEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The stack's unsubscribe-link signing secret: Secrets Manager's generated value, kept locally in
- * `<dataDir>/secrets.json` (ARN → value). The in-process dispatch only needs some signing value;
- * the stack's own makes its links valid ones.
- */
-function unsubscribeSecret(stack: LocalStack): string {
-  const secrets = JSON.parse(readFileSync(path.join(stack.dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
-  const value = Object.entries(secrets).find(([arn]) => arn.includes('UnsubscribeSigningSecret'))?.[1];
-  if (!value) throw new Error(`No unsubscribe signing secret in ${path.join(stack.dataDir, 'secrets.json')} (ARNs: ${Object.keys(secrets).join(', ')})`);
-  return value;
-}
 
 async function createQueue(stack: LocalStack, name: string): Promise<string> {
   const { QueueUrl } = await sqsOf(stack).send(new CreateQueueCommand({ QueueName: name }));

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
@@ -165,4 +167,16 @@ export function recordCommands(client: WithMiddleware) {
   };
   recorders.set(client, record);
   return record;
+}
+
+/**
+ * The stack's unsubscribe-link signing secret: Secrets Manager's generated value, kept locally in
+ * `<dataDir>/secrets.json` (ARN → value). The in-process dispatch only needs some signing value;
+ * the stack's own makes its links valid ones.
+ */
+export function unsubscribeSecret(stack: LocalStack): string {
+  const secrets = JSON.parse(readFileSync(path.join(stack.dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
+  const value = Object.entries(secrets).find(([arn]) => arn.includes('UnsubscribeSigningSecret'))?.[1];
+  if (!value) throw new Error(`No unsubscribe signing secret in ${path.join(stack.dataDir, 'secrets.json')} (ARNs: ${Object.keys(secrets).join(', ')})`);
+  return value;
 }

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context, EventBridgeEvent, SQSEvent } from 'aws-lambda';
+import type { SesEventDetail } from '../../shared/delivery/ses-events';
+import { sesTagNames } from '../../shared/delivery/ses-tags';
 
 /**
  * REST API (v1) events as API Gateway — and infra/local/emulators/api-gateway.ts — hand them to the authorizer and
- * to a function, for invoking handlers in this process (where their DynamoDB calls can be counted).
+ * to a function, for invoking handlers in this process (where their DynamoDB calls can be counted);
+ * and the SQS and SES events other functions are handed.
  */
 const ACCOUNT = '000000000000';
 const API_ID = 'bench';
@@ -118,5 +121,42 @@ export function lambdaContext(functionName: string): Context {
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
+  };
+}
+
+/** An SQS event of `bodies`, as an event source mapping hands a batch to its function. */
+export function sqsEvent(bodies: string[], queueName: string): SQSEvent {
+  return {
+    Records: bodies.map((body) => ({
+      messageId: randomUUID(),
+      receiptHandle: `bench-${randomUUID()}`,
+      body,
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'bench', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:${REGION}:${ACCOUNT}:${queueName}`,
+      awsRegion: REGION,
+    })),
+  };
+}
+
+/** An SES event of an email as EventBridge delivers it to ses-events, with the tags the sender puts on its message. */
+export function sesEvent(email: { id: string; projectId: string; source: { type: string } }, eventType: 'Send' | 'Delivery', messageId: string): EventBridgeEvent<string, SesEventDetail> {
+  const timestamp = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    version: '0',
+    account: ACCOUNT,
+    time: timestamp,
+    region: REGION,
+    resources: [],
+    source: 'aws.ses',
+    'detail-type': eventType === 'Send' ? 'Email Sent' : 'Email Delivered',
+    detail: {
+      eventType,
+      mail: { messageId, timestamp, tags: { [sesTagNames.project]: [email.projectId], [sesTagNames.email]: [email.id], [sesTagNames.source]: [email.source.type] } },
+      ...(eventType === 'Delivery' ? { delivery: { timestamp, smtpResponse: '250 OK' } } : {}),
+    } as SesEventDetail,
   };
 }

@@ -8,6 +8,8 @@ import type { Section, StandaloneSection } from './report';
 export const SECTIONS: Record<string, () => Promise<Section | StandaloneSection>> = {
   // Needs no stack: runs first, and alone starts none.
   pacer: async () => (await import('./pacer')).pacerSection,
+  // Before the sections that add contacts: its campaign's audience is the seeded project's.
+  cost: async () => (await import('./cost')).costSection,
   contacts: async () => (await import('./contacts')).contactsSection,
   // Sending before tracking: its throughput run leaves a backlog, which it drains before returning.
   sending: async () => (await import('./sending')).sendingSection,

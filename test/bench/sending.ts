@@ -23,7 +23,6 @@ import { handler as publicHandler } from '../../functions/public/handler';
 import { carefulFetch } from '../support/careful-fetch';
 import type { LocalStack } from '../support/local-stack';
 import { countCalls, describeCalls, type CallCount } from './calls';
-import { measureCallsPerEmail } from './email-calls';
 import type { ApiRequest } from './events';
 import { httpLoad, percentile, type LoadResult } from './measure';
 import { format, heading, printTable, type BenchContext, type Section, type SectionReport, type SummaryRow, type Verdict } from './report';
@@ -51,7 +50,7 @@ export const sendingSection: Section = {
   async run(context) {
     const rate = configuredRate();
     const calls = await measureCallsPerSend(context.stack);
-    await printCallsPerEmail(context.stack, await measureCallsPerSendToExisting(context.stack));
+    await measureCallsPerSendToExisting(context.stack);
     const pacing = await measurePacing(context.stack, rate);
     const throughput = await measureSendThroughput(context);
     const drain = await drainBacklog(context.stack, rate, pacing.arrivals.at(-1) ?? pacing.queuedAt);
@@ -119,7 +118,7 @@ async function measureCallsPerSend(stack: LocalStack): Promise<CallCount> {
   return calls;
 }
 
-/** The same for a recipient who is a contact already (every sample to one address): the cost page's case. */
+/** The same for a recipient who is a contact already (every sample to one address). */
 async function measureCallsPerSendToExisting(stack: LocalStack): Promise<CallCount> {
   const calls = await countCalls({
     handler: publicHandler,
@@ -129,24 +128,6 @@ async function measureCallsPerSendToExisting(stack: LocalStack): Promise<CallCou
   });
   describeCalls('send, 1 existing contact (handler)', calls);
   return calls;
-}
-
-/** What one transactional email costs in AWS calls, end to end: the figures of the README's "Cost" page. */
-async function printCallsPerEmail(stack: LocalStack, api: CallCount) {
-  heading('Calls per transactional email, end to end (in-process, real handlers): the figures of infra/README.md "Cost model"');
-  const email = await measureCallsPerEmail(stack.projectId);
-  const rows: [string, string[]][] = [
-    ['API: POST /v1/send, 1 existing contact (key cached)', api.typical],
-    ['sender: one send-queue message', email.sender],
-    ['ses-events: Send event', email.sesSend],
-    ['ses-events: Delivery event', email.sesDelivery],
-  ];
-  for (const [label, commands] of rows) console.log(`  ${label.padEnd(46)} ${String(commands.length).padStart(2)}  (${commands.join(' + ')})`);
-  const total = rows.reduce((sum, [, commands]) => sum + commands.length, 0);
-  console.log(`  ${'DynamoDB calls per email'.padEnd(46)} ${String(total).padStart(2)}`);
-  console.log(`  ${'SQS requests per email'.padEnd(46)}  3  (SendMessageBatch by the API; ReceiveMessage + DeleteMessage by Lambda's poller, batches of 1 at low volume)`);
-  console.log(`  ${'SES SendEmail per email'.padEnd(46)} ${String(email.sesRequests).padStart(2)}`);
-  console.log(`  ${'Lambda invocations per email'.padEnd(46)}  4  (API function, sender, ses-events × 2; the authorizer is cached per key)`);
 }
 
 // ---------------------------------------------------------------------------------------------
