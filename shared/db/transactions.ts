@@ -24,16 +24,24 @@ export async function transactWrite(items: TransactItem[], attempts = 8): Promis
 }
 
 /**
- * Writes items whose conditions make a repeat fail, all or none; returns false when a condition
- * failed (the write was already made, or is not due). One item goes as its own PutItem or
- * UpdateItem — a transaction costs DynamoDB about twice as much — more as a transaction.
+ * Writes items all or none: one item as its own PutItem or UpdateItem — a transaction costs
+ * DynamoDB about twice as much — more as a transaction (transactWrite). A failed condition is
+ * thrown: ConditionalCheckFailedException for one item, TransactionCanceledException for more.
+ */
+export async function writeAllOrNone(items: TransactItem[]): Promise<void> {
+  const [only] = items;
+  if (items.length === 1 && only?.Put) await documentClient.send(new PutCommand(only.Put));
+  else if (items.length === 1 && only?.Update) await documentClient.send(new UpdateCommand(only.Update as UpdateCommandInput));
+  else await transactWrite(items);
+}
+
+/**
+ * Writes items whose conditions make a repeat fail, all or none (writeAllOrNone); returns false
+ * when a condition failed (the write was already made, or is not due).
  */
 export async function writeOnce(items: TransactItem[]): Promise<boolean> {
-  const [only] = items;
-  if (items.length === 1 && only?.Update) return updateIfStill(only.Update as UpdateCommandInput);
   try {
-    if (items.length === 1 && only?.Put) await documentClient.send(new PutCommand(only.Put));
-    else await transactWrite(items);
+    await writeAllOrNone(items);
     return true;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;

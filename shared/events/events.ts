@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { encodeTime, ulid } from 'ulid';
 import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
-import { transactWrite, type TransactItem } from '../db/transactions';
+import { writeAllOrNone, type TransactItem } from '../db/transactions';
 import { eventKeys } from './keys';
 
 /** An event on a contact: custom (POST /v1/track) or from the service (`email.sent`…). */
@@ -78,9 +78,12 @@ export async function countEvents(projectId: string, events: ContactEvent[]): Pr
   ]);
 }
 
-/** Records events on their own (not tied to another write), then counts them. */
+/**
+ * Records events on their own (not tied to another write), each a conditional PutItem, then
+ * counts them. A failed condition (the event id is taken) is thrown, and nothing is counted.
+ */
 export async function recordEvents(projectId: string, events: ContactEvent[]): Promise<void> {
-  for (const event of events) await transactWrite(eventWriteItems(projectId, event));
+  for (const event of events) await writeAllOrNone(eventWriteItems(projectId, event));
   await countEvents(projectId, events);
 }
 

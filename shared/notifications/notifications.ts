@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { tableName } from '../db/table';
-import { transactWrite, type TransactItem } from '../db/transactions';
+import { writeOnce, type TransactItem } from '../db/transactions';
 import { projectPartition } from '../projects/keys';
 
 /**
@@ -58,14 +58,7 @@ export function notificationWriteItem(projectId: string, type: string, data: Rec
  * recorded (a redelivery).
  */
 export async function recordNotification(projectId: string, type: string, data: Record<string, unknown>, idSeed: string, at = new Date()): Promise<boolean> {
-  try {
-    await transactWrite([notificationWriteItem(projectId, type, data, idSeed, at)]);
-    return true;
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-    if (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
-    throw error;
-  }
+  return writeOnce([notificationWriteItem(projectId, type, data, idSeed, at)]);
 }
 
 export function toNotification(item: Record<string, unknown>): Notification {

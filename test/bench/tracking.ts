@@ -7,8 +7,8 @@
  *   its contact, then records the event), the 10 event names in turn; requests/s, p50/p99, against
  *   raw PutItem/s. The DynamoDB calls of one track are counted in this process.
  * - GET /events/names on two fresh projects: 10 events (one per name) and 10,000 events of the same
- *   10 names, seeded through the service's own write path (recordEvents: the event, its name's
- *   counter and the project's total in one transaction each); p50 over sequential requests,
+ *   10 names, seeded through the service's own write path (recordEvents: the event's conditional PutItem,
+ *   then its name's counter and the project's total); p50 over sequential requests,
  *   interleaved between the two projects, next to the raw Query of the name counters.
  *
  * Imported by run.ts only AFTER pointServiceAtStack and pointQueuesAtStack (see sending.ts).
@@ -70,7 +70,7 @@ export const trackingSection: Section = {
   },
 };
 
-/** `count` events of the 10 names in turn, each with recordEvents (one transaction per event). */
+/** `count` events of the 10 names in turn, each with recordEvents (one conditional PutItem per event). */
 async function seedEvents(projectId: string, count: number) {
   const started = performance.now();
   const contacts = Array.from({ length: SEED_CONTACTS }, () => ulid());

@@ -167,3 +167,28 @@ describe('campaign sender: mail of a CANCELLED campaign', () => {
     expect(statusReads()).toHaveLength(2);
   });
 });
+
+describe('campaign sender: a batch of a SENDING campaign', () => {
+  it('shares one status read among the batch for the early look, then reads it once per email right before its SendEmail', async () => {
+    // Prepare: ten records of one campaign, each claim handing back its own email
+    const ids = Array.from({ length: 10 }, (_, index) => `E${index + 1}`);
+    ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
+      const id = input.Key!.SK.replace('EMAIL#', '');
+      return ids.includes(id) && input.ReturnValues === 'ALL_NEW' ? { Attributes: { PK: `PROJECT#${P}`, SK: `EMAIL#${id}`, ...email, id } } : {};
+    });
+    ddb.on(GetCommand).resolves({});
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: 'CONTACT#K1' } }).resolves({ Item: { subscribed: true } });
+    ddb.on(GetCommand, { Key: campaignKey }).resolves({ Item: { status: 'SENDING' } });
+    ddb.on(TransactWriteCommand).resolves({});
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
+    const batch: SQSEvent = { Records: ids.map((id) => sqsRecord({ body: { projectId: P, emailId: id }, messageId: `m-${id}`, queueArn: 'arn:aws:sqs:us-east-1:123456789012:campaign-send' })) };
+
+    // Act
+    const response = await handler(batch);
+
+    // Assess: 1 shared early look + 10 last-moment reads, each with only the status projected
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(10);
+    expect(statusReads().map((call) => call.args[0].input)).toEqual(Array.from({ length: 11 }, () => statusRead));
+  });
+});

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { updateIfStill, writeOnce } from '../../../../shared/db/transactions';
+import { updateIfStill, writeAllOrNone, writeOnce } from '../../../../shared/db/transactions';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const update = {
@@ -62,5 +62,46 @@ describe('writeOnce', () => {
     // Assess
     expect(results).toEqual([false, true]);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(2);
+  });
+});
+
+describe('writeAllOrNone', () => {
+  beforeEach(() => ddb.reset());
+
+  const put = { TableName: 'mailwright-test', Item: { PK: 'PROJECT#P1', SK: 'THING#2' }, ConditionExpression: 'attribute_not_exists(PK)' };
+
+  it('sends one put item as its own conditional PutItem and one update item as its own UpdateItem, no transaction', async () => {
+    // Prepare
+    ddb.on(PutCommand).resolves({});
+    ddb.on(UpdateCommand).resolves({});
+
+    // Act
+    await writeAllOrNone([{ Put: put }]);
+    await writeAllOrNone([{ Update: update }]);
+
+    // Assess
+    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input)).toEqual([put]);
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([update]);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('throws the failed condition of a lone item', async () => {
+    // Prepare
+    ddb.on(PutCommand).rejects(conditionFailed());
+
+    // Act / Assess
+    await expect(writeAllOrNone([{ Put: put }])).rejects.toBeInstanceOf(ConditionalCheckFailedException);
+  });
+
+  it('writes more items as one transaction', async () => {
+    // Prepare
+    ddb.on(TransactWriteCommand).resolves({});
+
+    // Act
+    await writeAllOrNone([{ Put: put }, { Update: update }]);
+
+    // Assess
+    expect(ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems)).toEqual([[{ Put: put }, { Update: update }]]);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
   });
 });
