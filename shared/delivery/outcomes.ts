@@ -1,7 +1,7 @@
 import { countDaily } from '../analytics/counters';
 import { patchContact } from '../contacts/contacts';
 import { writeOnce, type TransactItem } from '../db/transactions';
-import { finishClaimItem, type EmailRecord, type EmailStatus } from '../emails/emails';
+import { finishClaimItem, type EmailStatus, type StoredEmail } from '../emails/emails';
 import { countEvents, eventWriteItems, newEvent, type ContactEvent } from '../events/events';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
@@ -16,7 +16,7 @@ import { suppressionPutItem, type SuppressionReason } from '../suppression/suppr
  */
 export interface Outcome {
   /** The email as it was before this outcome. */
-  email: EmailRecord;
+  email: StoredEmail;
   /** The email's status move, when it is written with the events; its condition refuses a move no longer due. */
   transition?: TransactItem;
   /** The contact events recorded, in order; a replayed outcome carries the same ids, whose writes are refused. */
@@ -77,7 +77,7 @@ export interface SendEnd {
  * once the claim is no longer this sender's — another sender or an SES Send event finished it, and
  * that one counted it) and the event is recorded with it.
  */
-export async function recordSendEnd(email: EmailRecord, end: SendEnd, listeners: readonly OutcomeListener[]): Promise<void> {
+export async function recordSendEnd(email: StoredEmail, end: SendEnd, listeners: readonly OutcomeListener[]): Promise<void> {
   const event = newEvent({ name: end.event, contactId: email.contactId, emailId: email.id, data: { ...end.data, subject: email.subject, source: email.source } });
   const sent = end.status === 'SENT';
   const recorded = await recordOutcome(
@@ -95,7 +95,7 @@ export async function recordSendEnd(email: EmailRecord, end: SendEnd, listeners:
 }
 
 /** A permanent bounce or a complaint unsubscribes the contact (gone contacts are fine). */
-async function unsubscribe(email: EmailRecord): Promise<void> {
+async function unsubscribe(email: StoredEmail): Promise<void> {
   try {
     await patchContact(email.projectId, email.contactId, { subscribed: false });
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { EventBridgeEvent } from 'aws-lambda';
-import { advanceStatus, advanceStatusUpdate, emailStatuses, getEmail, movesForward, SENDER_HELD_STATUSES, type EmailRecord, type EmailStatus } from '../emails/emails';
+import { advanceStatus, advanceStatusUpdate, emailStatuses, getEmail, movesForward, SENDER_HELD_STATUSES, type EmailStatus, type StoredEmail } from '../emails/emails';
 import { newEvent } from '../events/events';
 import { logger } from '../observability/logger';
 import type { StatsMetric } from '../stats/stats';
@@ -121,7 +121,7 @@ export function sesEventApplier(listeners: readonly OutcomeListener[]): (event: 
 }
 
 /** The event on an email whose status the sender is done with (or that does not move it). */
-function reportedOutcome(event: SesEvent, email: EmailRecord, reported: ReportedOutcome): Outcome {
+function reportedOutcome(event: SesEvent, email: StoredEmail, reported: ReportedOutcome): Outcome {
   return {
     email,
     events: [reportedEvent(event, email, reported)],
@@ -136,7 +136,7 @@ function reportedOutcome(event: SesEvent, email: EmailRecord, reported: Reported
  * events, in one transaction. Unless SES failed the mail, it was sent, and email.sent is recorded
  * with it (its id derived from this event's) and settles the email.
  */
-function takeOverOutcome(event: SesEvent, email: EmailRecord, reported: ReportedOutcome): Outcome {
+function takeOverOutcome(event: SesEvent, email: StoredEmail, reported: ReportedOutcome): Outcome {
   const detail = event.detail;
   const transition = { Update: advanceStatusUpdate(email.projectId, email.id, reported.status!, moveOptions(reported, detail, [email.status])) };
   if (reported.status === 'FAILED') return { ...reportedOutcome(event, email, reported), transition };
@@ -157,7 +157,7 @@ const moveOptions = (reported: ReportedOutcome, detail: SesEventDetail, from: re
   from,
 });
 
-const reportedEvent = (event: SesEvent, email: EmailRecord, reported: ReportedOutcome) =>
+const reportedEvent = (event: SesEvent, email: StoredEmail, reported: ReportedOutcome) =>
   newEvent({ name: reported.name, contactId: email.contactId, emailId: email.id, data: withoutUndefined({ ...reported.data, source: email.source }) }, new Date(reported.at), event.id);
 
 /** A transient bounce is not a bounce to SES's bounce rate: the day counts only permanent ones. */
@@ -187,7 +187,7 @@ async function repairSend(event: SesEvent, projectId: string, emailId: string, r
   if (repaired) logger.info('Send event recorded an email the sender had not', { projectId, emailId });
 }
 
-const sentEvent = (email: EmailRecord, detail: SesEventDetail, idSeed: string) =>
+const sentEvent = (email: StoredEmail, detail: SesEventDetail, idSeed: string) =>
   newEvent({ name: 'email.sent', contactId: email.contactId, emailId: email.id, data: { sesMessageId: detail.mail.messageId, source: email.source } }, new Date(detail.mail.timestamp), idSeed);
 
 /** What a record the sender did not finish lacks: kept where the sender wrote them. */

@@ -6,7 +6,7 @@ import { eventKeys } from '../events/keys';
 import { toEvent } from '../events/events';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { notFound } from '../http/errors';
-import { fromItem, type EmailRecord } from './emails';
+import { contentOf, fromItem, type StoredEmail } from './emails';
 import { emailKeys, emailSortKeyBounds } from './keys';
 import { presentSummary, type EmailDetail, type EmailSummary, type TimelineType } from './responses';
 import type { ListEmailsQuery } from './schemas';
@@ -106,9 +106,9 @@ export function filterFor(query: Pick<ListEmailsQuery, 'status' | 'source' | 'ca
 }
 
 /** The records of a page of references, in the references' order (one BatchGetItem: a page is at most 100). */
-async function readRecords(projectId: string, emailIds: string[]): Promise<EmailRecord[]> {
+async function readRecords(projectId: string, emailIds: string[]): Promise<StoredEmail[]> {
   if (emailIds.length === 0) return [];
-  const found = new Map<string, EmailRecord>();
+  const found = new Map<string, StoredEmail>();
   let keys: Record<string, unknown>[] | undefined = emailIds.map((id) => emailKeys.email(projectId, id));
   for (let attempt = 0; keys?.length; attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
@@ -143,13 +143,15 @@ const TIMELINE_TYPES: Record<string, TimelineType> = {
 };
 
 /**
- * GET /emails/{id}: the record (GetItem) and its timeline — `queued` at its creation, then its
+ * GET /emails/{id}: the record and its content (two GetItems) and its timeline — `queued` at its creation, then its
  * events in time order from one Query of the email's event partition (GSI3), at most 500.
  * An unknown id is 404 (the handler's pathId turns a malformed one into the same 404).
  */
 export async function getEmailActivity(projectId: string, emailId: string): Promise<EmailDetail> {
-  const [record, events] = await Promise.all([
+  const [record, content, events] = await Promise.all([
     documentClient.send(new GetCommand({ TableName: tableName, Key: emailKeys.email(projectId, emailId) })),
+    // Consistent: a record found with its content not yet readable would show an empty body.
+    documentClient.send(new GetCommand({ TableName: tableName, Key: emailKeys.content(projectId, emailId), ConsistentRead: true })),
     documentClient.send(
       new QueryCommand({
         TableName: tableName,
@@ -161,7 +163,8 @@ export async function getEmailActivity(projectId: string, emailId: string): Prom
     ),
   ]);
   if (!record.Item) throw notFound('Email');
-  const email = fromItem(record.Item);
+  // Records written before the content had its own item carry it.
+  const email = { ...fromItem(record.Item), ...contentOf(content.Item) };
   const timeline: EmailDetail['timeline'] = [{ type: 'queued', at: email.createdAt, eventId: null, data: {} }];
   for (const event of (events.Items ?? []).map(toEvent)) {
     const type = TIMELINE_TYPES[event.name];
@@ -177,7 +180,7 @@ export async function getEmailActivity(projectId: string, emailId: string): Prom
     from: email.from,
     replyTo: email.replyTo,
     headers: email.headers,
-    html: email.html,
+    html: email.html ?? '',
     text: email.text ?? null,
     timeline,
     timelineTruncated: events.LastEvaluatedKey !== undefined,

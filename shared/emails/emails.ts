@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -65,6 +66,13 @@ export interface EmailRecord {
   abVariant?: number;
 }
 
+/**
+ * An email as it is stored and read back: the record without its content (HTML and text), which
+ * is an item of its own (emailKeys.content). Records written before the content had its own item
+ * still carry it.
+ */
+export type StoredEmail = Omit<EmailRecord, 'html' | 'text'> & Partial<Pick<EmailRecord, 'html' | 'text'>>;
+
 /** The queue message for the send queue: the record holds everything else. */
 export interface SendMessage {
   projectId: string;
@@ -80,11 +88,11 @@ export interface SendMessage {
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
- * Writes new email records, each with its recipient reference (shared/db/README.md), 25
- * items per BatchWriteItem, then counts them on the project's email total.
+ * Writes new email records, each with its content and its recipient reference (shared/db/README.md),
+ * 25 items per BatchWriteItem, then counts them on the project's email total.
  */
 export async function putEmails(records: EmailRecord[]): Promise<void> {
-  const items = records.flatMap((record) => [toItem(record), recipientItem(record)]);
+  const items = records.flatMap((record) => [toItem(record), contentItem(record), recipientItem(record)]);
   for (let start = 0; start < items.length; start += 25) {
     let pending: Record<string, unknown>[] | undefined = items.slice(start, start + 25).map((item) => ({ PutRequest: { Item: item } }));
     for (let attempt = 0; pending?.length; attempt++) {
@@ -99,7 +107,8 @@ export async function putEmails(records: EmailRecord[]): Promise<void> {
 
 /**
  * Writes the email records that do not exist yet (a retried request whose earlier run wrote some),
- * never overwriting one (it may be sent by now), and every recipient reference; counts only the new.
+ * never overwriting one (it may be sent by now), and every content and recipient reference; counts
+ * only the new.
  */
 export async function putEmailsOnce(records: EmailRecord[]): Promise<void> {
   const created: EmailRecord[] = [];
@@ -107,7 +116,7 @@ export async function putEmailsOnce(records: EmailRecord[]): Promise<void> {
     await Promise.all(
       records.slice(start, start + 8).map(async (record) => {
         if (await writeOnce([{ Put: { TableName: tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(PK)' } }])) created.push(record);
-        await documentClient.send(new PutCommand({ TableName: tableName, Item: recipientItem(record) }));
+        await putCompanions(record);
       }),
     );
   }
@@ -116,13 +125,28 @@ export async function putEmailsOnce(records: EmailRecord[]): Promise<void> {
 
 /**
  * Writes one email record unless it exists (a retried step or a redone fan-out page), and its
- * recipient reference either way (the same item again: a record written by a run that died
- * before its reference gets it now). Only a new record counts.
+ * content and recipient reference either way (the same items again: a record written by a run that
+ * died before them gets them now). Only a new record counts.
  */
 export async function putEmailOnce(record: EmailRecord): Promise<void> {
   const created = await writeOnce([{ Put: { TableName: tableName, Item: toItem(record), ConditionExpression: 'attribute_not_exists(PK)' } }]);
-  await documentClient.send(new PutCommand({ TableName: tableName, Item: recipientItem(record) }));
+  await putCompanions(record);
   if (created) await countEmails([record]);
+}
+
+/**
+ * The record's content and recipient reference, written whether or not the record was new: a run
+ * that died after the record left them unwritten. The content only where there is none, like the
+ * record: a retry that renders differently (a template edited since) must not change what an
+ * email already written says.
+ */
+async function putCompanions(record: EmailRecord): Promise<void> {
+  await Promise.all([
+    documentClient.send(new PutCommand({ TableName: tableName, Item: contentItem(record), ConditionExpression: 'attribute_not_exists(PK)' })).catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }),
+    documentClient.send(new PutCommand({ TableName: tableName, Item: recipientItem(record) })),
+  ]);
 }
 
 /** The project's email total (GET /emails `total`): one coalesced ADD, outside the records' writes. */
@@ -143,9 +167,34 @@ function recipientItem(record: EmailRecord) {
   };
 }
 
-export async function getEmail(projectId: string, emailId: string): Promise<EmailRecord | undefined> {
+export async function getEmail(projectId: string, emailId: string): Promise<StoredEmail | undefined> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: emailKeys.email(projectId, emailId), ConsistentRead: true }));
   return Item ? fromItem(Item) : undefined;
+}
+
+/** The content item: HTML and text, compressed (Brotli: HTML shrinks to a fifth or less), written once. */
+function contentItem(record: EmailRecord) {
+  const content: Pick<EmailRecord, 'html' | 'text'> = { html: record.html, ...(record.text === undefined ? {} : { text: record.text }) };
+  return { ...emailKeys.content(record.projectId, record.id), content: brotliCompressSync(JSON.stringify(content)) };
+}
+
+/** The content of a content item (undefined: none). */
+export function contentOf(item: Record<string, unknown> | undefined): Pick<EmailRecord, 'html' | 'text'> | undefined {
+  const compressed = item?.content as Uint8Array | undefined;
+  return compressed ? (JSON.parse(brotliDecompressSync(compressed).toString('utf8')) as Pick<EmailRecord, 'html' | 'text'>) : undefined;
+}
+
+/**
+ * The email with its content: a record written before the content had its own item carries it
+ * already; otherwise one consistent GetItem of the content item. A record without content is an
+ * error (its content is written before its message is queued).
+ */
+export async function withContent(email: StoredEmail): Promise<EmailRecord> {
+  if (email.html !== undefined) return email as EmailRecord;
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: emailKeys.content(email.projectId, email.id), ConsistentRead: true }));
+  const content = contentOf(Item);
+  if (!content) throw new Error(`Email ${email.id} has no content item`);
+  return { ...email, ...content };
 }
 
 /**
@@ -153,7 +202,7 @@ export async function getEmail(projectId: string, emailId: string): Promise<Emai
  * of another sender's live lease, or, for a claim that ran out unfinished (`unsettled`), the end of
  * its grace); or nothing left to send.
  */
-export type Claim = { status: 'claimed'; email: EmailRecord } | { status: 'held'; until: number; unsettled: boolean } | { status: 'done' };
+export type Claim = { status: 'claimed'; email: StoredEmail } | { status: 'held'; until: number; unsettled: boolean } | { status: 'done' };
 
 /** How long a claim owns the email, and how long after a claim ran out it stays untouchable. */
 export interface ClaimTerms {
@@ -253,13 +302,15 @@ export async function releaseEmail(projectId: string, emailId: string): Promise<
   await updateIfStill(releaseClaimItem(projectId, emailId).Update as UpdateCommandInput);
 }
 
+/** The record item: everything but the content, which contentItem holds. */
 function toItem(record: EmailRecord) {
-  return { ...emailKeys.email(record.projectId, record.id), ...record };
+  const { html: _html, text: _text, ...rest } = record;
+  return { ...emailKeys.email(record.projectId, record.id), ...rest };
 }
 
-export function fromItem(item: Record<string, unknown>): EmailRecord {
+export function fromItem(item: Record<string, unknown>): StoredEmail {
   const { PK: _pk, SK: _sk, ...record } = item;
-  return record as unknown as EmailRecord;
+  return record as unknown as StoredEmail;
 }
 
 /** The statuses each status may follow: status only moves forward (a late DELIVERY never overwrites BOUNCED). */
@@ -315,7 +366,7 @@ export function advanceStatusUpdate(projectId: string, emailId: string, status: 
 }
 
 /** Whether the email moved, and the record as it was before the move or, when it did not move, as it is (undefined: no such email). */
-export type StatusMove = { moved: true; email: EmailRecord } | { moved: false; email: EmailRecord | undefined };
+export type StatusMove = { moved: true; email: StoredEmail } | { moved: false; email: StoredEmail | undefined };
 
 /**
  * Moves the email to `status` if that is forward from where it is (see advanceStatusUpdate). Either

@@ -9,7 +9,7 @@ import { variables } from '../config/variables';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
 import { recordSendEnd, type OutcomeListener } from '../delivery/outcomes';
-import { claimEmail, releaseEmail, type EmailRecord, type SendMessage } from '../emails/emails';
+import { claimEmail, releaseEmail, withContent, type EmailRecord, type SendMessage, type StoredEmail } from '../emails/emails';
 import { logger } from '../observability/logger';
 import { countMetric, metricNames, timeMetric } from '../observability/metrics';
 import { getPayload } from '../payloads/payloads';
@@ -104,6 +104,7 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
   const { email } = claim;
 
   let attachments: AttachmentContent[];
+  let content: EmailRecord;
   try {
     // Mail of a campaign cancelled or paused before its turn is held first: no contact or suppression read, no pacer slot (the look is a hint; the hold reads again).
     if (email.source.type === 'campaign' && (await recentQueuedMailFate(email.projectId, email.source.id!)) !== 'send' && (await holdCampaignMail(email, listeners))) return;
@@ -113,13 +114,15 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
       logger.info('Email suppressed', { ...log, reason: blocked });
       return;
     }
-    const loaded = await loadAttachments(email);
+    // The content (its own item) is read with the attachments, before the slot: nothing between the slot and SES.
+    const [loaded, withItsContent] = await Promise.all([loadAttachments(email), withContent(email)]);
     if (!loaded) {
       await recordSendEnd(email, { status: 'FAILED', fields: { failureReason: 'ATTACHMENT_MISSING' }, event: 'email.failed', data: { reason: 'ATTACHMENT_MISSING' } }, listeners);
       logger.error('Attachment missing from the payload bucket; email failed', log);
       return;
     }
     attachments = loaded;
+    content = withItsContent;
     await slotBefore(sendBy, lane, record);
     // Checked at the last moment: mail of a campaign cancelled or paused while this waited never leaves.
     if (email.source.type === 'campaign' && (await holdCampaignMail(email, listeners))) return;
@@ -131,7 +134,7 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
 
   let sesMessageId: string;
   try {
-    const result = await sesClient.send(new SendEmailCommand(buildSendEmailInput(email, attachments, config.configurationSet)));
+    const result = await sesClient.send(new SendEmailCommand(buildSendEmailInput(content, attachments, config.configurationSet)));
     sesMessageId = result.MessageId ?? '';
   } catch (error) {
     const verdict = classifySesError(error);
@@ -177,7 +180,7 @@ const PARK_ATTEMPTS = 3;
  * queues it again, and its message is done (not retried towards the DLQ). A park that finds the
  * campaign no longer PAUSED reads the status again. Returns whether the email was held back.
  */
-async function holdCampaignMail(email: EmailRecord, listeners: readonly OutcomeListener[]): Promise<boolean> {
+async function holdCampaignMail(email: StoredEmail, listeners: readonly OutcomeListener[]): Promise<boolean> {
   const log = { projectId: email.projectId, emailId: email.id, campaignId: email.source.id };
   for (let attempt = 1; attempt <= PARK_ATTEMPTS; attempt++) {
     const fate = await queuedMailFate(email.projectId, email.source.id!);
@@ -207,7 +210,7 @@ const receiveCountOf = (record: SQSRecord | undefined) => {
 };
 
 /** Why this email must not go out, if it must not. */
-async function blockReason(email: EmailRecord): Promise<'UNSUBSCRIBED' | 'SUPPRESSED' | undefined> {
+async function blockReason(email: StoredEmail): Promise<'UNSUBSCRIBED' | 'SUPPRESSED' | undefined> {
   if (email.marketing && !(await isSubscribed(email.projectId, email.contactId))) return 'UNSUBSCRIBED';
   if (await isSuppressed(email.projectId, email.to.email)) return 'SUPPRESSED';
   return undefined;
@@ -228,7 +231,7 @@ async function isSubscribed(projectId: string, contactId: string): Promise<boole
 }
 
 /** The attachments' bytes, or undefined when one is gone from the bucket (expired). */
-async function loadAttachments(email: EmailRecord): Promise<AttachmentContent[] | undefined> {
+async function loadAttachments(email: StoredEmail): Promise<AttachmentContent[] | undefined> {
   try {
     return await Promise.all(
       email.attachments.map(async (attachment) => {
@@ -247,7 +250,7 @@ async function loadAttachments(email: EmailRecord): Promise<AttachmentContent[] 
  * write is retried here, and if DynamoDB still refuses, the error is logged (with the SES message
  * id) and the message is done: the email stays SENDING rather than going out twice.
  */
-async function recordSent(email: EmailRecord, sesMessageId: string, listeners: readonly OutcomeListener[]): Promise<void> {
+async function recordSent(email: StoredEmail, sesMessageId: string, listeners: readonly OutcomeListener[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await recordSendEnd(email, { status: 'SENT', fields: { sesMessageId, sentAt: new Date().toISOString() }, event: 'email.sent', data: { sesMessageId } }, listeners);

@@ -4,6 +4,7 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCom
 import { mockClient } from 'aws-sdk-client-mock';
 import { chooseWinner, runAbWinner, startWaiting } from '../../../../shared/campaigns/ab-test';
 import { campaignEmailId } from '../../../../shared/campaigns/content';
+import { contentOf } from '../../../../shared/emails/emails';
 import { ApiError } from '../../../../shared/http/errors';
 import { C, campaignKey, P, startedCampaignItem, statsKey } from '../../../support/campaign-fixtures';
 
@@ -142,12 +143,19 @@ describe('runAbWinner (the schedule fired, or the hand pick queued it)', () => {
     expect(others).toHaveLength(0);
     expect(pick!.ExpressionAttributeValues).toMatchObject({ ':variant': 1, ':by': 'schedule' });
     expect(pick!.ConditionExpression).toBe('#status IN (:sending, :paused) AND attribute_exists(abTest) AND (abTest.phase = :waiting OR attribute_not_exists(abTest.phase))');
-    const records = ddb.commandCalls(PutCommand).map((call) => call.args[0].input).filter((put) => put.Item!.PK === `PROJECT#${P}`) as { Item: Record<string, unknown>; ConditionExpression?: string }[];
+    const puts = ddb.commandCalls(PutCommand).map((call) => call.args[0].input) as { Item: Record<string, unknown>; ConditionExpression?: string }[];
+    const records = puts.filter((put) => put.Item.PK === `PROJECT#${P}` && String(put.Item.SK).startsWith('EMAIL#'));
     expect(records.map((put) => [put.Item.subject, put.Item.abVariant, put.ConditionExpression])).toEqual([
       ['Beta for Reader 1', undefined, 'attribute_not_exists(PK)'],
       ['Beta for Reader 2', undefined, 'attribute_not_exists(PK)'],
     ]);
     expect(records.map((put) => put.Item.id)).toEqual(['K1', 'K2'].map((id) => campaignEmailId(C, id, '2026-11-23T09:00:00.000Z')));
+    // Each one's HTML, rendered for its recipient, in its content item beside it (a Put only where there is none)
+    expect(records.filter((put) => 'html' in put.Item)).toEqual([]);
+    const contents = puts.filter((put) => String(put.Item.SK).startsWith('EMAIL_CONTENT#'));
+    expect(contents.map((put) => [put.Item.SK, contentOf(put.Item)!.html, put.ConditionExpression])).toEqual(
+      records.map((put, index) => [`EMAIL_CONTENT#${put.Item.id}`, `<p>Hi Reader ${index + 1}</p>`, 'attribute_not_exists(PK)']),
+    );
     const queued = sqs.commandCalls(SendMessageBatchCommand).filter((call) => call.args[0].input.QueueUrl === SEND_QUEUE_URL).flatMap((call) => call.args[0].input.Entries!.map((entry) => JSON.parse(entry.MessageBody!)));
     expect(queued).toEqual(records.map((put) => ({ projectId: P, emailId: put.Item.id })));
     expect(ddb.commandCalls(DeleteCommand).map((call) => call.args[0].input.Key)).toEqual([held(1), held(2)].map(({ PK, SK }) => ({ PK, SK })));

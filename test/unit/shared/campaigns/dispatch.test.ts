@@ -5,6 +5,7 @@ import { CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-schedule
 import { mockClient } from 'aws-sdk-client-mock';
 import { PAGE_SIZE, processFanoutMessage } from '../../../../shared/campaigns/dispatch';
 import { campaignKeys } from '../../../../shared/campaigns/keys';
+import { contentOf } from '../../../../shared/emails/emails';
 import { toItem as contactItem } from '../../../../shared/contacts/contacts';
 import { verifyUnsubscribeToken } from '../../../../shared/unsubscribe/token';
 import { C, campaignKey, P, startedCampaignItem, statsKey } from '../../../support/campaign-fixtures';
@@ -61,8 +62,11 @@ function givenCampaignUpdates(statusAfterCheckpoint: (checkpoint: number) => str
 
 const campaignUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key!.SK === campaignKey.SK);
 const writtenItems = () => ddb.commandCalls(BatchWriteCommand).flatMap((call) => Object.values(call.args[0].input.RequestItems!).flat().map((request) => request.PutRequest!.Item!));
-/** The email records written (their recipient references beside them are not). */
-const writtenRecords = () => writtenItems().filter((item) => item.PK === `PROJECT#${P}`);
+/** The email records written (their content items and recipient references beside them are not). */
+const writtenRecords = () => writtenItems().filter((item) => item.PK === `PROJECT#${P}` && String(item.SK).startsWith('EMAIL#'));
+/** The content (HTML and text) of each email written, by email id, decoded from its content item. */
+const writtenContents = () =>
+  new Map(writtenItems().filter((item) => String(item.SK).startsWith('EMAIL_CONTENT#')).map((item) => [String(item.SK).slice('EMAIL_CONTENT#'.length), contentOf(item)!]));
 const queuedBodies = (queueUrl: string) =>
   sqs
     .commandCalls(SendMessageBatchCommand)
@@ -105,19 +109,23 @@ describe('the campaign fan-out (campaign-dispatch)', () => {
     const [firstPage, secondPage] = ddb.commandCalls(QueryCommand).map((call) => call.args[0].input);
     expect(firstPage).toMatchObject({ IndexName: 'GSI3', ScanIndexForward: false, Limit: PAGE_SIZE, ExclusiveStartKey: undefined, ExpressionAttributeValues: { ':pk': expect.stringContaining(P) } });
     expect(secondPage!.ExclusiveStartKey).toEqual({ page: 1 });
-    // Each recipient's record rendered for that contact, with its one-click unsubscribe link
+    // Each recipient's record rendered for that contact, with its one-click unsubscribe link; its HTML in its content item, not on the record
     const records = writtenRecords();
-    expect(records.map((record) => [record.to, record.subject, record.html, record.status, record.marketing])).toEqual([
+    const contents = writtenContents();
+    expect(records.map((record) => [record.to, record.subject, contents.get(record.id as string)?.html, record.status, record.marketing])).toEqual([
       [{ email: 'reader1@example.com' }, 'News for Reader 1', '<p>Hi Reader 1</p>', 'QUEUED', true],
       [{ email: 'reader2@example.com' }, 'News for Reader 2', '<p>Hi Reader 2</p>', 'QUEUED', true],
       [{ email: 'reader3@example.com' }, 'News for Reader 3', '<p>Hi Reader 3</p>', 'QUEUED', true],
     ]);
+    expect(records.filter((record) => 'html' in record || 'text' in record)).toEqual([]);
     const link = (records[0]!.headers as { name: string; value: string }[]).find((header) => header.name === 'List-Unsubscribe')!.value;
     expect(verifyUnsubscribeToken(link.slice(1, -1).split('/unsubscribe/')[1]!)).toEqual({ projectId: P, contactId: contactId(1), campaignId: C });
     // The text part made from the HTML, with the same link
-    expect(records[0]!.text).toBe(`Hi Reader 1\n\nUnsubscribe: ${link.slice(1, -1)}\n`);
+    expect(contents.get(records[0]!.id as string)!.text).toBe(`Hi Reader 1\n\nUnsubscribe: ${link.slice(1, -1)}\n`);
     expect(queuedBodies(SEND_QUEUE_URL)).toEqual(records.map((record) => ({ projectId: P, emailId: record.id })));
-    // Each record's recipient reference in the same BatchWriteItem (shared/db/README.md)
+    // Each record's content item and recipient reference in the same BatchWriteItem (shared/db/README.md)
+    expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(2);
+    expect(writtenItems().map((item) => String(item.SK).split('#')[0])).toEqual(['EMAIL', 'EMAIL_CONTENT', 'EMAIL', 'EMAIL', 'EMAIL_CONTENT', 'EMAIL', 'EMAIL', 'EMAIL_CONTENT', 'EMAIL']);
     expect(writtenItems().filter((item) => item.PK !== `PROJECT#${P}`)).toEqual(
       records.map((record) => ({ PK: `PROJECT#${P}#EMAILS_TO#${(record.to as { email: string }).email}`, SK: `EMAIL#${record.id}`, emailId: record.id, sourceType: 'campaign', sourceId: C })),
     );
@@ -202,17 +210,28 @@ describe('the campaign fan-out (campaign-dispatch)', () => {
 
     // Assess
     expect(ddb.commandCalls(QueryCommand)[0]!.args[0].input.ExclusiveStartKey).toEqual({ page: 7 });
+    // The records only by conditional puts, never by a BatchWriteItem's overwrite
     expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(0);
     const puts = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
-    expect(puts.filter((put) => put.Item!.PK === `PROJECT#${P}`).map((put) => [put.Item!.to, put.ConditionExpression])).toEqual([
+    expect(puts).toHaveLength(6);
+    const records = puts.filter((put) => put.Item!.PK === `PROJECT#${P}` && String(put.Item!.SK).startsWith('EMAIL#'));
+    expect(records.map((put) => [put.Item!.to, put.ConditionExpression])).toEqual([
       [{ email: 'reader1@example.com' }, 'attribute_not_exists(PK)'],
       [{ email: 'reader2@example.com' }, 'attribute_not_exists(PK)'],
     ]);
-    // Each record's recipient reference again, unconditionally (the dead dispatcher may not have written it)
-    expect(puts.filter((put) => put.Item!.PK !== `PROJECT#${P}`).map((put) => [put.Item!.PK, put.ConditionExpression])).toEqual([
-      [`PROJECT#${P}#EMAILS_TO#reader1@example.com`, undefined],
-      [`PROJECT#${P}#EMAILS_TO#reader2@example.com`, undefined],
+    // Each record's content item again, only where there is none (content already there, maybe sent, is not overwritten either)
+    const contents = new Map(puts.filter((put) => String(put.Item!.SK).startsWith('EMAIL_CONTENT#')).map((put) => [String(put.Item!.SK).slice('EMAIL_CONTENT#'.length), put]));
+    expect(records.map((put) => [contents.get(put.Item!.id as string)?.Item!.PK, contentOf(contents.get(put.Item!.id as string)?.Item)?.html, contents.get(put.Item!.id as string)?.ConditionExpression])).toEqual([
+      [`PROJECT#${P}`, '<p>Hi Reader 1</p>', 'attribute_not_exists(PK)'],
+      [`PROJECT#${P}`, '<p>Hi Reader 2</p>', 'attribute_not_exists(PK)'],
     ]);
+    // Each one after its record's put
+    expect(records.every((record) => puts.indexOf(record) < puts.indexOf(contents.get(record.Item!.id as string)!))).toBe(true);
+    // And its recipient reference again, unconditionally (the dead dispatcher may not have written it)
+    const references = puts.filter((put) => put.Item!.PK !== `PROJECT#${P}`);
+    expect(references.map((put) => [put.Item!.PK, put.Item!.SK, put.ConditionExpression]).sort()).toEqual(
+      records.map((put) => [`PROJECT#${P}#EMAILS_TO#${(put.Item!.to as { email: string }).email}`, `EMAIL#${put.Item!.id}`, undefined]).sort(),
+    );
   });
 
   it('stops at the next page when the campaign was PAUSED, keeping its cursor for the resume', async () => {

@@ -4,6 +4,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand, t
 import { mockClient } from 'aws-sdk-client-mock';
 import { sendTestEmails } from '../../../../shared/campaigns/test-send';
 import { sesTagNames } from '../../../../shared/delivery/ses-tags';
+import { contentOf } from '../../../../shared/emails/emails';
 import { resetPacerMemory } from '../../../../shared/sending/pacer';
 import { C, P, campaignKey, startedCampaignItem } from '../../../support/campaign-fixtures';
 
@@ -27,13 +28,18 @@ beforeEach(() => {
 });
 
 describe('POST /campaigns/{id}/test: test sends are email records of source test', () => {
-  it('writes the record SENDING (with its recipient reference) before SES, then SENT with the message id, and counts the day\'s sent', async () => {
+  it('writes the record SENDING (with its content and recipient reference) before SES, then SENT with the message id, and counts the day\'s sent', async () => {
     // Act
     const result = await sendTestEmails(P, C, { email: 'me@acme.test' });
 
     // Assess
-    const [stored, reference] = writtenItems();
+    const [stored, content, reference, ...more] = writtenItems();
+    expect(more).toEqual([]);
     expect(stored).toMatchObject({ PK: `PROJECT#${P}`, subject: '[TEST] News', source: { type: 'test', id: C }, status: 'SENDING', marketing: false, contactId: 'sample', to: { email: 'me@acme.test' } });
+    expect(stored).not.toHaveProperty('html');
+    expect(content).toMatchObject({ PK: `PROJECT#${P}`, SK: `EMAIL_CONTENT#${stored!.id}` });
+    expect(contentOf(content)!.html).toBe('<p>Hi me@acme.test</p>');
+    expect(ses.commandCalls(SendEmailCommand)[0]!.args[0].input.Content!.Simple!.Body!.Html!.Data).toBe('<p>Hi me@acme.test</p>');
     expect(reference).toEqual({ PK: `PROJECT#${P}#EMAILS_TO#me@acme.test`, SK: stored!.SK, emailId: stored!.id, sourceType: 'test', sourceId: C });
     const [sent] = emailUpdates();
     expect(sent).toMatchObject({

@@ -1,9 +1,10 @@
+import { brotliCompressSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import * as v from 'valibot';
 import { getEmailActivity, listEmails } from '../../../../shared/emails/activity';
-import { putEmailOnce, putEmails, type EmailRecord } from '../../../../shared/emails/emails';
+import { contentOf, putEmailOnce, putEmails, type EmailRecord } from '../../../../shared/emails/emails';
 import { emailKeys, emailSortKeyBounds } from '../../../../shared/emails/keys';
 import { listEmailsQuerySchema } from '../../../../shared/emails/schemas';
 import { ApiError } from '../../../../shared/http/errors';
@@ -36,10 +37,14 @@ const record = (id: string, overrides: Partial<EmailRecord> = {}): Record<string
   ...overrides,
 });
 
+/** An email's content item as putEmails stores it (Brotli-compressed JSON; content.test.ts checks it against putEmails). */
+const contentItem = (id: string, content: { html: string; text?: string }) => ({ ...emailKeys.content(P, id), content: brotliCompressSync(JSON.stringify(content)) });
+
 const summaryProjection = 'PK, SK, id, #to, contactId, subject, #source, #status, createdAt, updatedAt, sentAt, deliveredAt, sesMessageId, failureReason';
 
 beforeEach(() => {
   ddb.reset();
+  ddb.on(GetCommand).resolves({});
   ddb.on(GetCommand, { Key: emailKeys.total(P) }).resolves({ Item: { total: 42 } });
   ddb.on(QueryCommand).resolves({ Items: [] });
 });
@@ -224,11 +229,12 @@ describe('GET /emails query validation', () => {
 describe('GET /emails/{id}', () => {
   const eventItem = (id: string, name: string, createdAt: string, data: Record<string, unknown> = {}) => ({ eventId: id, name, contactId: 'C', emailId: E1, createdAt, data: { ...data, source: { type: 'transactional' } } });
 
-  it('answers the record with its timeline: queued, then its events from the email\'s GSI3 partition, in time order', async () => {
-    // Prepare
+  it('answers the record with its content and its timeline: queued, then its events from the email\'s GSI3 partition, in time order', async () => {
+    // Prepare: the record, and its content in an item of its own
     ddb.on(GetCommand, { Key: emailKeys.email(P, E1) }).resolves({
-      Item: { ...record(E1, { status: 'BOUNCED', failureReason: 'Permanent' }), from: { email: 'hello@acme.test' }, replyTo: [], headers: [], html: '<p>Hi</p>' },
+      Item: { ...record(E1, { status: 'BOUNCED', failureReason: 'Permanent' }), from: { email: 'hello@acme.test' }, replyTo: [], headers: [] },
     });
+    ddb.on(GetCommand, { Key: emailKeys.content(P, E1) }).resolves({ Item: contentItem(E1, { html: '<p>Hi</p>' }) });
     ddb.on(QueryCommand).resolves({
       Items: [
         eventItem('01KAQ5VZ3N4G8T2M6P0R9S7W20', 'email.sent', '2026-11-24T09:00:01.000Z', { sesMessageId: 'ses-1', subject: 'Reset your password' }),
@@ -248,7 +254,7 @@ describe('GET /emails/{id}', () => {
       ExpressionAttributeValues: { ':pk': `PROJECT#${P}#EMAIL_EVENTS#${E1}` },
       Limit: 500,
     });
-    expect(email).toMatchObject({ id: E1, status: 'BOUNCED', failureReason: 'Permanent', html: '<p>Hi</p>', from: { email: 'hello@acme.test' }, timelineTruncated: false });
+    expect(email).toMatchObject({ id: E1, status: 'BOUNCED', failureReason: 'Permanent', html: '<p>Hi</p>', text: null, from: { email: 'hello@acme.test' }, timelineTruncated: false });
     expect(email.timeline).toEqual([
       { type: 'queued', at: '2026-11-24T09:00:00.000Z', eventId: null, data: {} },
       { type: 'sent', at: '2026-11-24T09:00:01.000Z', eventId: '01KAQ5VZ3N4G8T2M6P0R9S7W20', data: { sesMessageId: 'ses-1' } },
@@ -260,8 +266,9 @@ describe('GET /emails/{id}', () => {
   it('shows a test send\'s sent from its record (test sends record no email.sent event)', async () => {
     // Prepare
     ddb.on(GetCommand, { Key: emailKeys.email(P, E1) }).resolves({
-      Item: { ...record(E1, { status: 'SENT', source: { type: 'test', id: CAMPAIGN }, deliveredAt: undefined }), from: { email: 'hello@acme.test' }, replyTo: [], headers: [], html: '' },
+      Item: { ...record(E1, { status: 'SENT', source: { type: 'test', id: CAMPAIGN }, deliveredAt: undefined }), from: { email: 'hello@acme.test' }, replyTo: [], headers: [] },
     });
+    ddb.on(GetCommand, { Key: emailKeys.content(P, E1) }).resolves({ Item: contentItem(E1, { html: '' }) });
 
     // Act
     const email = await getEmailActivity(P, E1);
@@ -283,13 +290,13 @@ describe('GET /emails/{id}', () => {
   });
 });
 
-describe('putEmails: each record with its recipient reference', () => {
-  it('writes records and references 25 items per BatchWriteItem, then one ADD to the project\'s email total', async () => {
+describe('putEmails: each record with its content and its recipient reference', () => {
+  it('writes records, contents and references 25 items per BatchWriteItem, then one ADD to the project\'s email total', async () => {
     // Prepare
     ddb.on(BatchWriteCommand).resolves({});
     ddb.on(UpdateCommand).resolves({});
     const records = Array.from({ length: 13 }, (_, index) => ({
-      ...(record(`01KAQ5VZ3N4G8T2M6P0R9S7W${String(index).padStart(2, '0')}`, { to: { email: `R${index}@Example.com` }, source: { type: 'campaign', id: CAMPAIGN } }) as unknown as EmailRecord),
+      ...(record(`01KAQ5VZ3N4G8T2M6P0R9S7W${String(index).padStart(2, '0')}`, { to: { email: `R${index}@Example.com` }, source: { type: 'campaign', id: CAMPAIGN }, html: `<p>Hi R${index}</p>`, text: `Hi R${index}` }) as unknown as EmailRecord),
     }));
     records.forEach((item) => {
       delete (item as unknown as Record<string, unknown>).PK;
@@ -301,29 +308,44 @@ describe('putEmails: each record with its recipient reference', () => {
 
     // Assess
     const batches = ddb.commandCalls(BatchWriteCommand).map((call) => call.args[0].input.RequestItems![TABLE]!.map((request) => request.PutRequest!.Item!));
-    expect(batches.map((batch) => batch.length)).toEqual([25, 1]);
-    expect(batches[0]![1]).toEqual({ PK: `PROJECT#${P}#EMAILS_TO#r0@example.com`, SK: `EMAIL#${records[0]!.id}`, emailId: records[0]!.id, sourceType: 'campaign', sourceId: CAMPAIGN });
-    expect(batches[0]![0]).toMatchObject({ PK: `PROJECT#${P}`, SK: `EMAIL#${records[0]!.id}`, subject: 'Reset your password' });
+    expect(batches.map((batch) => batch.length)).toEqual([25, 14]); // 3 items per email
+    const [stored, content, reference] = batches[0]!;
+    expect(stored).toMatchObject({ PK: `PROJECT#${P}`, SK: `EMAIL#${records[0]!.id}`, subject: 'Reset your password' });
+    expect(stored).not.toHaveProperty('html');
+    expect(stored).not.toHaveProperty('text');
+    expect({ PK: content!.PK, SK: content!.SK }).toEqual(emailKeys.content(P, records[0]!.id));
+    expect(contentOf(content)).toEqual({ html: '<p>Hi R0</p>', text: 'Hi R0' });
+    expect(reference).toEqual({ PK: `PROJECT#${P}#EMAILS_TO#r0@example.com`, SK: `EMAIL#${records[0]!.id}`, emailId: records[0]!.id, sourceType: 'campaign', sourceId: CAMPAIGN });
+    expect(batches.flat().filter((item) => String(item.SK).startsWith('EMAIL_CONTENT#')).map((item) => contentOf(item)!.html)).toEqual(records.map((email) => email.html));
     expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
       { TableName: TABLE, Key: { PK: `PROJECT#${P}`, SK: 'COUNTER#EMAILS' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'total' }, ExpressionAttributeValues: { ':a0': 13 } },
     ]);
   });
 
-  it('putEmailOnce: a record already there is left as it is and not counted again, its reference written again', async () => {
-    // Prepare: the record exists (a retried workflow step)
-    ddb.on(PutCommand, { ConditionExpression: 'attribute_not_exists(PK)' }).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
-    ddb.on(PutCommand, { Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com` } }).resolves({});
+  it('putEmailOnce: a record already there is left as it is and not counted again, its content and reference written again', async () => {
+    // Prepare: the record exists (a retried workflow step) but not its content (the run that wrote it died before)
+    ddb.on(PutCommand).resolves({});
+    ddb.on(PutCommand, { Item: emailKeys.email(P, E1), ConditionExpression: 'attribute_not_exists(PK)' }).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
     ddb.on(UpdateCommand).resolves({});
-    const { PK: _pk, SK: _sk, ...stored } = record(E1, { source: { type: 'workflow', id: 'W1' } });
+    const { PK: _pk, SK: _sk, ...stored } = record(E1, { source: { type: 'workflow', id: 'W1' }, html: '<p>Welcome</p>' });
 
     // Act
     await putEmailOnce(stored as unknown as EmailRecord);
 
-    // Assess
-    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input)).toEqual([
-      { TableName: TABLE, Item: expect.objectContaining({ PK: `PROJECT#${P}`, SK: `EMAIL#${E1}` }), ConditionExpression: 'attribute_not_exists(PK)' },
-      { TableName: TABLE, Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${E1}`, emailId: E1, sourceType: 'workflow', sourceId: 'W1' } },
-    ]);
+    // Assess: the record's conditional Put first, without its content
+    const [recordPut, ...companions] = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+    expect(recordPut).toEqual({ TableName: TABLE, Item: expect.objectContaining({ PK: `PROJECT#${P}`, SK: `EMAIL#${E1}` }), ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(recordPut!.Item).not.toHaveProperty('html');
+    // Then its content where there is none, and its reference unconditionally (the same item again), each a Put of its own
+    expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(0);
+    expect(companions).toHaveLength(2);
+    expect(companions).toEqual(
+      expect.arrayContaining([
+        { TableName: TABLE, Item: { ...emailKeys.content(P, E1), content: expect.anything() }, ConditionExpression: 'attribute_not_exists(PK)' },
+        { TableName: TABLE, Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${E1}`, emailId: E1, sourceType: 'workflow', sourceId: 'W1' } },
+      ]),
+    );
+    expect(contentOf(companions.find((put) => put.Item!.SK === `EMAIL_CONTENT#${E1}`)!.Item)).toEqual({ html: '<p>Welcome</p>' });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 });

@@ -3,12 +3,13 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import { GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { MessageRejected, SendEmailCommand, SESv2Client, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../../functions/sender/handler';
 import { sesTagNames } from '../../../../shared/delivery/ses-tags';
-import type { EmailRecord } from '../../../../shared/emails/emails';
+import { putEmails, type EmailRecord } from '../../../../shared/emails/emails';
+import { logger } from '../../../../shared/observability/logger';
 import { resetPacerMemory } from '../../../../shared/sending/pacer';
 import { retryDelaySeconds } from '../../../../shared/sending/sender';
 import { sendingEmailRecord } from '../../../support/email-fixtures';
@@ -52,6 +53,18 @@ function prepareTable(stored: EmailRecord = email, { subscribed = true, suppress
   ddb.on(TransactWriteCommand).resolves({});
   s3.on(GetObjectCommand).resolves({ Body: { transformToByteArray: async () => PDF } as never });
 }
+
+/** The content item putEmails writes for the email (the real encoding); the table mock is reset after. */
+async function contentItemOf(written: EmailRecord): Promise<Record<string, unknown>> {
+  ddb.on(BatchWriteCommand).resolves({});
+  ddb.on(UpdateCommand).resolves({});
+  await putEmails([written]);
+  const items = ddb.commandCalls(BatchWriteCommand).flatMap((call) => call.args[0].input.RequestItems!['mailwright-test']!.map((request) => request.PutRequest!.Item!));
+  ddb.reset();
+  return items.find((item) => item.SK === `EMAIL_CONTENT#${written.id}`)!;
+}
+/** The record as the claim returns it now: without its content, which is an item of its own. */
+const withoutContent = ({ html: _html, text: _text, ...rest }: EmailRecord) => rest as EmailRecord;
 
 const updates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
 const claims = () => updates().filter((input) => input.ReturnValues === 'ALL_NEW');
@@ -351,6 +364,77 @@ describe('sender', () => {
     expect(releases()).toHaveLength(0);
     // Whoever finished it counted it: no second sent on the day
     expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([]);
+  });
+
+  it('sends SES the HTML and text of the content item when the claimed record has none, read consistently before the send slot', async () => {
+    // Prepare: the record without content, its content item as putEmails wrote it
+    const written = { ...email, status: 'QUEUED' as const, html: '<p>Hello from the content item</p>', text: 'Hello, in text' };
+    const contentItem = await contentItemOf(written);
+    prepareTable(withoutContent(email));
+    ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: 'EMAIL_CONTENT#E1' } }).resolves({ Item: contentItem });
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-5' });
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    const contentReads = ddb.commandCalls(GetCommand).filter((call) => call.args[0].input.Key!.SK === 'EMAIL_CONTENT#E1');
+    expect(contentReads.map((call) => call.args[0].input)).toEqual([{ TableName: 'mailwright-test', Key: { PK: 'PROJECT#P1', SK: 'EMAIL_CONTENT#E1' }, ConsistentRead: true }]);
+    const [pacerSlot] = ddb.commandCalls(UpdateCommand).filter((call) => call.args[0].input.Key!.PK === 'SES_PACER');
+    const callId = (call: object) => (call as { callId: number }).callId;
+    expect(callId(contentReads[0]!)).toBeLessThan(callId(pacerSlot!)); // nothing but the slot between the read and SES
+    expect(ses.commandCalls(SendEmailCommand)[0]!.args[0].input.Content!.Simple).toMatchObject({
+      Subject: { Data: 'Hello', Charset: 'UTF-8' },
+      Body: { Html: { Data: '<p>Hello from the content item</p>', Charset: 'UTF-8' }, Text: { Data: 'Hello, in text', Charset: 'UTF-8' } },
+      Attachments: [{ RawContent: PDF, FileName: 'report.pdf', ContentType: 'application/pdf', ContentDisposition: 'ATTACHMENT' }],
+    });
+    expect(transactItems()[0]![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SENT', ':f0': 'ses-5' });
+  });
+
+  it('sends each email of a batch with its own content: an old record\'s inline HTML without a content read, a new record\'s from its content item', async () => {
+    // Prepare: E1 written before the content had its own item (HTML inline); E2 without content, its content item beside it
+    const old = { ...email, attachments: [] };
+    const fresh = { ...email, id: 'E2', attachments: [], html: '<p>New E2</p>', text: 'New E2' };
+    const contentItem = await contentItemOf({ ...fresh, status: 'QUEUED' });
+    prepareTable(old);
+    ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
+      if (input.ReturnValues !== 'ALL_NEW') return {};
+      return { Attributes: input.Key!.SK === 'EMAIL#E1' ? { ...emailKey, ...old } : { PK: 'PROJECT#P1', SK: 'EMAIL#E2', ...withoutContent(fresh) } };
+    });
+    ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: 'EMAIL_CONTENT#E2' } }).resolves({ Item: contentItem });
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-6' });
+
+    // Act
+    const response = await handler(event(record(sendBody, 'm1'), record(JSON.stringify({ projectId: 'P1', emailId: 'E2' }), 'm2')));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    const bodies = new Map(
+      ses.commandCalls(SendEmailCommand).map((call) => [call.args[0].input.EmailTags!.find((tag) => tag.Name === sesTagNames.email)!.Value, call.args[0].input.Content!.Simple!.Body]),
+    );
+    expect(bodies.get('E1')).toEqual({ Html: { Data: '<p>Hello</p>', Charset: 'UTF-8' }, Text: { Data: 'Hello', Charset: 'UTF-8' } });
+    expect(bodies.get('E2')).toEqual({ Html: { Data: '<p>New E2</p>', Charset: 'UTF-8' }, Text: { Data: 'New E2', Charset: 'UTF-8' } });
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key!.SK).filter((sortKey) => String(sortKey).startsWith('EMAIL_CONTENT#'))).toEqual(['EMAIL_CONTENT#E2']);
+  });
+
+  it('gives the claim back, without sending, when a record has neither its HTML nor a content item', async () => {
+    // Prepare: no content item found
+    prepareTable(withoutContent(email));
+    ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: 'EMAIL_CONTENT#E1' } }).resolves({});
+    const errorLog = jest.spyOn(logger, 'error');
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(pacerWrites()).toHaveLength(0);
+    expect(releases()).toHaveLength(1);
+    expect(transactItems()).toHaveLength(0);
+    expect(ddb.commandCalls(GetCommand).filter((call) => call.args[0].input.Key!.SK === 'EMAIL_CONTENT#E1')).toHaveLength(1);
+    expect(errorLog).toHaveBeenCalledWith('Message processing failed', expect.objectContaining({ error: expect.objectContaining({ message: 'Email E1 has no content item' }) }));
   });
 });
 

@@ -1,6 +1,8 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { DASHBOARD_MAIL_PROJECT } from '../../../../shared/accounts/mail';
+import { contentOf } from '../../../../shared/emails/emails';
 import { emailOwnersOfDisabledEndpoint } from '../../../../shared/webhooks/disabled-notice';
 import { disabledEndpointNotice } from '../../../../shared/webhooks/events';
 import type { StreamChange } from '../../../../shared/streams/handler';
@@ -42,11 +44,15 @@ describe('emailOwnersOfDisabledEndpoint', () => {
     await emailOwnersOfDisabledEndpoint(P, notification);
 
     // Assess
-    const records = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!).filter((item) => item.subject);
+    const items = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!);
+    const records = items.filter((item) => item.PK === `PROJECT#${DASHBOARD_MAIL_PROJECT}` && String(item.SK).startsWith('EMAIL#'));
     expect(records.map((record) => record.to)).toEqual([{ email: 'owner1@example.com' }, { email: 'owner2@example.com' }]);
-    expect(records[0]!.html).toContain('https://hooks.example.com/&lt;b&gt;in&lt;/b&gt;');
-    expect(records[0]!.html).toContain('Every delivery failed for 1 day');
-    expect(records[0]!.html).toContain('https://api.example.test/api/dashboard/webhooks');
+    // The mail's HTML is in its content item, written beside the record
+    const contentItem = items.find((item) => item.SK === `EMAIL_CONTENT#${records[0]!.id}`);
+    const html = contentOf(contentItem)!.html;
+    expect(html).toContain('https://hooks.example.com/&lt;b&gt;in&lt;/b&gt;');
+    expect(html).toContain('Every delivery failed for 1 day');
+    expect(html).toContain('https://api.example.test/api/dashboard/webhooks');
     expect(sqs.commandCalls(SendMessageBatchCommand)).toHaveLength(2);
   });
 

@@ -1,7 +1,7 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { CreateScheduleCommand, DeleteScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 
 process.env.WORKFLOW_QUEUE_URL = 'http://localhost:9324/000000000000/workflows-test';
@@ -11,6 +11,7 @@ const { runStep, MAX_STEP_ATTEMPTS } = await import('../../../../shared/workflow
 const { RetryLater } = await import('../../../../shared/queue/errors');
 const { timerName } = await import('../../../../shared/workflows/timers');
 const { verifyUnsubscribeToken } = await import('../../../../shared/unsubscribe/token');
+const { contentOf } = await import('../../../../shared/emails/emails');
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const sqs = mockClient(SQSClient);
@@ -45,6 +46,7 @@ function given({ steps, execution = {}, contact = { subscribed: true, data: { pl
   ddb.on(BatchGetCommand).resolves({ Responses: { [table]: [{ domain: 'acme.test', status: 'VERIFIED' }] } });
   ddb.on(UpdateCommand).resolves({});
   ddb.on(PutCommand).resolves({});
+  ddb.on(BatchWriteCommand).resolves({});
   ddb.on(TransactWriteCommand).resolves({});
   ddb.on(QueryCommand).resolves({ Items: [] });
   sqs.on(SendMessageCommand).resolves({});
@@ -57,6 +59,16 @@ const updates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0]
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
 const sentMessages = () => sqs.commandCalls(SendMessageCommand).map((call) => ({ body: JSON.parse(call.args[0].input.MessageBody!), delay: call.args[0].input.DelaySeconds }));
 const conditionFailed = () => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] });
+/** The PutItem inputs, in the order sent. */
+const puts = () => ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+/** The email records written (conditional Puts on the project partition, SK `EMAIL#`). */
+const recordPuts = () => puts().filter((put) => put.Item!.PK === `PROJECT#${P}` && String(put.Item!.SK).startsWith('EMAIL#'));
+/** The first email record written, and its content decoded from its content item (a Put of its own, SK `EMAIL_CONTENT#`). */
+const storedEmail = () => {
+  const record = recordPuts()[0]!.Item!;
+  const contentItem = puts().find((put) => put.Item!.SK === `EMAIL_CONTENT#${record.id}`)?.Item;
+  return { record, content: contentOf(contentItem)! };
+};
 const running = (stepId: string, fields: Record<string, unknown> = {}) => ({ [stepId]: { stepId, type: 'X', status: 'RUNNING', startedAt: '2026-11-23T10:00:00.000Z', ...fields } });
 
 beforeEach(() => {
@@ -220,19 +232,26 @@ describe('SEND_EMAIL', () => {
         to: { email: 'jane@example.com' },
         from: { email: 'hello@acme.test' },
         subject: 'Hi jane@example.com',
-        html: '<p>Plan pro</p>',
-        text: 'Plan pro',
         source: { type: 'workflow', id: W },
         marketing: false,
         status: 'QUEUED',
       },
     });
     expect(firstPut.Item!.SK).toBe(`EMAIL#${firstPut.Item!.id}`);
-    // Its recipient reference, unconditional (a retry writes the same item)
-    expect(ddb.commandCalls(PutCommand)[1]!.args[0].input).toEqual({
-      TableName: table,
-      Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${firstPut.Item!.id}`, emailId: firstPut.Item!.id, sourceType: 'workflow', sourceId: W },
-    });
+    expect(firstPut.Item).not.toHaveProperty('html');
+    expect(firstPut.Item).not.toHaveProperty('text');
+    // Then its content item, only where there is none (a retry that renders differently never changes it), and its
+    // recipient reference, unconditional (a retry writes the same item); no BatchWriteItem
+    expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(0);
+    const [, ...companions] = puts();
+    expect(companions).toHaveLength(2);
+    expect(companions).toEqual(
+      expect.arrayContaining([
+        { TableName: table, Item: { PK: `PROJECT#${P}`, SK: `EMAIL_CONTENT#${firstPut.Item!.id}`, content: expect.anything() }, ConditionExpression: 'attribute_not_exists(PK)' },
+        { TableName: table, Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${firstPut.Item!.id}`, emailId: firstPut.Item!.id, sourceType: 'workflow', sourceId: W } },
+      ]),
+    );
+    expect(storedEmail().content).toEqual({ html: '<p>Plan pro</p>', text: 'Plan pro' });
   });
 
   it('derives the same email id when the step is retried', async () => {
@@ -245,7 +264,7 @@ describe('SEND_EMAIL', () => {
     await runStep(message('welcome'));
 
     // Assess
-    const ids = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!).filter((item) => item.PK === `PROJECT#${P}`).map((item) => item.id);
+    const ids = recordPuts().map((put) => put.Item!.id);
     expect(ids).toHaveLength(2);
     expect(ids[0]).toBe(ids[1]);
     const [queued] = sqs.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input);
@@ -262,16 +281,16 @@ describe('SEND_EMAIL', () => {
 
     // Act
     await runStep(message('welcome'));
-    const email = ddb.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+    const { record: email, content } = storedEmail();
 
     // Assess
     const [listUnsubscribe, listUnsubscribePost] = email.headers as { name: string; value: string }[];
     expect(listUnsubscribePost).toEqual({ name: 'List-Unsubscribe-Post', value: 'List-Unsubscribe=One-Click' });
     expect(listUnsubscribe!.name).toBe('List-Unsubscribe');
     const url = listUnsubscribe!.value.slice(1, -1);
-    expect(email.html).toBe(`<a href="${url.replaceAll('/', '&#x2F;')}">Unsubscribe</a>`); // mustache escapes '/' in HTML
+    expect(content.html).toBe(`<a href="${url.replaceAll('/', '&#x2F;')}">Unsubscribe</a>`); // mustache escapes '/' in HTML
     expect(verifyUnsubscribeToken(url.split('/unsubscribe/')[1]!)).toEqual({ projectId: P, contactId: C });
-    expect(email.text).toBe(`Unsubscribe\n[${url}]`); // wrapped at 78 characters, the URL kept whole
+    expect(content.text).toBe(`Unsubscribe\n[${url}]`); // wrapped at 78 characters, the URL kept whole
     expect(email.marketing).toBe(true);
   });
 
@@ -281,12 +300,12 @@ describe('SEND_EMAIL', () => {
 
     // Act
     await runStep(message('welcome'));
-    const email = ddb.commandCalls(PutCommand)[0]!.args[0].input.Item!;
+    const { record: email, content } = storedEmail();
 
     // Assess
     const url = (email.headers as { name: string; value: string }[])[0]!.value.slice(1, -1);
-    expect(email.html).toBe('<p>Plan pro</p>');
-    expect(email.text).toBe(`Plan pro for jane@example.com\n\nUnsubscribe: ${url}\n`);
+    expect(content.html).toBe('<p>Plan pro</p>');
+    expect(content.text).toBe(`Plan pro for jane@example.com\n\nUnsubscribe: ${url}\n`);
   });
 
   it('sends TRANSACTIONAL mail without unsubscribe headers', async () => {
