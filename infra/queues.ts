@@ -35,7 +35,9 @@ export const queues: readonly QueueSpec[] = [
     // Eight instances keep the pacer busy while others are between batches (claiming, recording,
     // polling: 0.78 → 0.83 of the rate in the local bench from 5 to 8); the pacer, not the concurrency, holds
     // the SES rate. At 14/s the 80 emails in flight wait at most about 6 s for their slots.
-    consumer: { group: 'sender', batchSize: 10, maxConcurrency: 8 },
+    // 256 MB: the sender waits on DynamoDB, its slot and SES, and is billed for its memory while it
+    // waits (half of 512 MB's price per email; the cost bench prints it).
+    consumer: { group: 'sender', batchSize: 10, maxConcurrency: 8, memorySize: 256 },
   },
   // Tracked segments too large to build within a request: one job per message, each invocation
   // building pages for its timeout and queueing the rest. Jobs are idempotent; one that keeps
@@ -106,7 +108,8 @@ export const queues: readonly QueueSpec[] = [
     maxReceiveCount: 30,
     visibilityTimeoutSeconds: 180,
     envVar: variables.campaignSendQueueUrl.name,
-    consumer: { group: 'campaign-sender', batchSize: 10, maxConcurrency: 4 },
+    // 256 MB as the sender: at full rate each instance holds a batch and sleeps for its slots, billed.
+    consumer: { group: 'campaign-sender', batchSize: 10, maxConcurrency: 4, memorySize: 256 },
   },
 ];
 

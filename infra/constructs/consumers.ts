@@ -29,6 +29,7 @@ export function queueConsumer(
   const fn = new MailwrightFunction(scope, `${pascal(consumer.group)}Function`, {
     group: consumer.group,
     timeout: Duration.seconds(consumer.timeoutSeconds ?? CONSUMER_TIMEOUT_SECONDS),
+    ...(consumer.memorySize ? { memorySize: consumer.memorySize } : {}),
     ...(logRemovalPolicy ? { logRemovalPolicy } : {}),
     ...(environment ? { environment } : {}),
   });

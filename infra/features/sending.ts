@@ -36,6 +36,8 @@ export function addSending(stack: Stack, resources: SharedResources, api: Api, {
   const guardThresholds = guardThresholdsFrom((setting) => stack.node.tryGetContext(setting.context), 'context');
   const sesEventsFunction = new MailwrightFunction(stack, 'SesEventsFunction', {
     group: 'ses-events',
+    // Two invocations per email, each a few small DynamoDB calls: memory it does not use is billed.
+    memorySize: 256,
     timeout: Duration.seconds(CONSUMER_TIMEOUT_SECONDS),
     logRemovalPolicy: removalPolicy,
     deadLetterQueue: sesEventsDlq,

@@ -258,6 +258,12 @@ describe('MailwrightStack (default: data retained)', () => {
     expect(sender.Properties.Environment.Variables).toMatchObject({ SES_CONFIGURATION_SET: { Ref: logicalIdAt(template, 'AWS::SES::ConfigurationSet', 'ConfigurationSet') }, SEND_RATE_PER_SECOND: '14', PAYLOAD_BUCKET: expect.anything() });
   });
 
+  test('the functions each email passes through while billed for waiting (sender, campaign sender, SES events) run at 256 MB, API functions at 512', () => {
+    const memoryOf = (path: string) => (template.toJSON().Resources[logicalIdAt(template, 'AWS::Lambda::Function', path)] as Resource).Properties.MemorySize;
+    expect(['SenderFunction', 'CampaignSenderFunction', 'SesEventsFunction'].map(memoryOf)).toEqual([256, 256, 256]);
+    expect(memoryOf('PublicFunction')).toBe(512);
+  });
+
   test('SES: a configuration set, and the sender may SendEmail only through it', () => {
     template.hasResourceProperties('AWS::SES::ConfigurationSet', { Name: 'mailwright' });
     const [, policy] = only(template, 'AWS::IAM::Policy', { Metadata: { 'aws:cdk:path': 'Mailwright/SenderFunctionServiceRole/DefaultPolicy/Resource' } });
