@@ -21,6 +21,8 @@ export interface Prices {
   lambdaRequestsPerMillion: number;
   /** Lambda (arm64), per GB-second. */
   lambdaGbSecond: number;
+  /** API Gateway REST API, per million requests (the first 333 million a month). */
+  apiRequestsPerMillion: number;
 }
 
 export const listPrices: Prices = {
@@ -30,6 +32,7 @@ export const listPrices: Prices = {
   sqsPerMillion: 0.4,
   lambdaRequestsPerMillion: 0.2,
   lambdaGbSecond: 0.0000133334,
+  apiRequestsPerMillion: 3.5,
 };
 
 /** Each price's CDK context value and the environment variable it is passed as. */
@@ -40,6 +43,7 @@ export const priceSettings: Record<keyof Prices, { context: string; variable: Va
   sqsPerMillion: { context: 'priceSqsPerMillion', variable: variables.priceSqsPerMillion },
   lambdaRequestsPerMillion: { context: 'priceLambdaRequestsPerMillion', variable: variables.priceLambdaRequestsPerMillion },
   lambdaGbSecond: { context: 'priceLambdaGbSecond', variable: variables.priceLambdaGbSecond },
+  apiRequestsPerMillion: { context: 'priceApiRequestsPerMillion', variable: variables.priceApiRequestsPerMillion },
 };
 
 /** What one email uses besides its SES send. */
@@ -49,23 +53,26 @@ export interface EmailUsage {
   sqsRequests: number;
   lambdaRequests: number;
   lambdaGbSeconds: number;
+  /** API Gateway requests: one per transactional send, none for campaign mail. */
+  apiRequests: number;
 }
 
 /**
- * Per email, as infra/README.md "Cost model" counts them. Transactional: the API, the sender
- * and two SES events (31 WRU, 5 RRU, 3 SQS requests, 4 invocations, 0.36 GB-s). Campaign: the
- * sender and the SES events (22 WRU, 2 RRU) plus the dispatch's share (3 WRU with 2 KB records,
- * 0.07 RRU), 2.1 SQS requests, 3 invocations, 0.32 GB-s.
+ * Per email, as infra/README.md "Cost model" shows them (measured by BENCH_SECTIONS=cost npm run
+ * bench, 2026-11-26). Transactional: the API, the sender and two SES events (31 WRU, 8 RRU, 3 SQS
+ * requests, 4 invocations, 0.128 GB-s, 1 API Gateway request). Campaign: the dispatch's share, the
+ * campaign sender in batches of ten (billed while it sleeps for its slots at the default 14/s) and
+ * the SES events (27.3 WRU, 9.3 RRU, 0.31 SQS requests, 2.11 invocations, 0.098 GB-s).
  */
 export const usagePerEmail: Record<'transactional' | 'campaign', EmailUsage> = {
-  transactional: { dynamoWrites: 31, dynamoReads: 5, sqsRequests: 3, lambdaRequests: 4, lambdaGbSeconds: 0.36 },
-  campaign: { dynamoWrites: 25, dynamoReads: 2.07, sqsRequests: 2.1, lambdaRequests: 3, lambdaGbSeconds: 0.32 },
+  transactional: { dynamoWrites: 31, dynamoReads: 8, sqsRequests: 3, lambdaRequests: 4, lambdaGbSeconds: 0.128, apiRequests: 1 },
+  campaign: { dynamoWrites: 27.3, dynamoReads: 9.3, sqsRequests: 0.31, lambdaRequests: 2.11, lambdaGbSeconds: 0.098, apiRequests: 0 },
 };
 
 export interface CostEstimate {
   /** SES's sending charge. */
   ses: number;
-  /** Everything else on AWS: DynamoDB, Lambda, SQS. */
+  /** Everything else on AWS: DynamoDB, Lambda, SQS, API Gateway. */
   aws: number;
   total: number;
   currency: 'USD';
@@ -83,7 +90,8 @@ export function estimateCost(emails: number, kind: keyof typeof usagePerEmail, p
       (usage.dynamoWrites * prices.dynamoWritePerMillion +
         usage.dynamoReads * prices.dynamoReadPerMillion +
         usage.sqsRequests * prices.sqsPerMillion +
-        usage.lambdaRequests * prices.lambdaRequestsPerMillion)) /
+        usage.lambdaRequests * prices.lambdaRequestsPerMillion +
+        usage.apiRequests * prices.apiRequestsPerMillion)) /
       1e6 +
     emails * usage.lambdaGbSeconds * prices.lambdaGbSecond;
   return { ses: dollars(ses), aws: dollars(aws), total: dollars(ses + aws), currency: 'USD' };

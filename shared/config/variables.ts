@@ -47,6 +47,7 @@ export const variables = {
   priceSqsPerMillion: { name: 'PRICE_SQS_PER_MILLION', holds: 'The cost model: SQS, USD per million requests' },
   priceLambdaRequestsPerMillion: { name: 'PRICE_LAMBDA_REQUESTS_PER_MILLION', holds: 'The cost model: Lambda, USD per million requests' },
   priceLambdaGbSecond: { name: 'PRICE_LAMBDA_GB_SECOND', holds: 'The cost model: Lambda, USD per GB-second' },
+  priceApiRequestsPerMillion: { name: 'PRICE_API_REQUESTS_PER_MILLION', holds: 'The cost model: API Gateway (REST), USD per million requests' },
   localDnsFixtures: { name: 'LOCAL_DNS_FIXTURES', holds: 'A DNS fixtures file for POST /v1/verify without a resolver (offline demos and tests)' },
   // ---- Every function: the runtime and Powertools (read by those libraries, but for the namespace) ----
   nodeOptions: { name: 'NODE_OPTIONS', holds: 'Node.js flags (source maps)' },
