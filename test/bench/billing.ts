@@ -82,16 +82,17 @@ export function transactionalWriteUnits(before: Record<string, unknown> | undefi
 // ---------------------------------------------------------------------------------------------
 // The meter
 
-type Middleware = (
+/** An SDK middleware at the `initialize` step, as the bench's meters add them. */
+export type Middleware = (
   next: (args: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown> }>,
   context: { commandName?: string },
 ) => (args: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown>; response?: unknown }>;
 
-interface WithMiddleware {
+export interface WithMiddleware {
   middlewareStack: { add: (middleware: never, options: { step: 'initialize'; name: string }) => void };
 }
 
-const READS = /^(GetItem|BatchGetItem|Query|Scan|TransactGetItems)$/;
+const READS = /^(GetItem|BatchGetItem|Query|Scan|TransactGetItems|Get|BatchGet|TransactGet)$/;
 const commandName = (context: { commandName?: string }) => (context.commandName ?? 'Unknown').replace(/Command$/, '');
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
@@ -115,6 +116,21 @@ function transactionActions(input: Record<string, unknown>): TransactionAction[]
     const key = item ? { PK: item.PK, SK: item.SK } : plain(action.Key ?? {});
     return { key, ...(item ? { put: item } : {}), checkOnly: kind === 'ConditionCheck' };
   });
+}
+
+/** The read and write units a call's ConsumedCapacity reports (asked for with ReturnConsumedCapacity). */
+export function consumedUnits(command: string, output: Record<string, unknown>): { read: number; write: number } {
+  const units = { read: 0, write: 0 };
+  const consumed = output.ConsumedCapacity as { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }[] | { CapacityUnits?: number } | undefined;
+  for (const entry of [consumed ?? []].flat() as { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }[]) {
+    // DynamoDB Local reports CapacityUnits only (table and indexes together): a read command's are read units.
+    if (entry.ReadCapacityUnits !== undefined || entry.WriteCapacityUnits !== undefined) {
+      units.read += entry.ReadCapacityUnits ?? 0;
+      units.write += entry.WriteCapacityUnits ?? 0;
+    } else if (READS.test(command)) units.read += entry.CapacityUnits ?? 0;
+    else units.write += entry.CapacityUnits ?? 0;
+  }
+  return units;
 }
 
 let bill: Bill | null = null;
@@ -150,15 +166,9 @@ function install(harness: DynamoDBDocumentClient) {
       addWrites(actions.reduce((sum, action, index) => sum + transactionalWriteUnits(before[index], after[index] ?? action.put, { checkOnly: action.checkOnly }), 0));
       return result;
     }
-    const consumed = result.output.ConsumedCapacity as { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }[] | { CapacityUnits?: number } | undefined;
-    for (const entry of [consumed ?? []].flat() as { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }[]) {
-      // DynamoDB Local reports CapacityUnits only (table and indexes together): a read command's are read units.
-      if (entry.ReadCapacityUnits !== undefined || entry.WriteCapacityUnits !== undefined) {
-        current.readUnits += entry.ReadCapacityUnits ?? 0;
-        addWrites(entry.WriteCapacityUnits ?? 0);
-      } else if (READS.test(command)) current.readUnits += entry.CapacityUnits ?? 0;
-      else addWrites(entry.CapacityUnits ?? 0);
-    }
+    const units = consumedUnits(command, result.output);
+    current.readUnits += units.read;
+    addWrites(units.write);
     return result;
   };
 

@@ -37,6 +37,7 @@ import { upsertContact } from '../../shared/contacts/contacts';
 import { eventWriteItems, newEvent } from '../../shared/events/events';
 import { sqsClient } from '../../shared/queue/handler';
 import { schedulerClient } from '../../shared/scheduler/schedules';
+import { consumedUnits, type Middleware, type WithMiddleware } from './billing';
 import { lambdaContext } from './events';
 
 /** One stage's work: calls by service, DynamoDB capacity units, messages queued. */
@@ -80,17 +81,6 @@ interface CaughtMessage {
   delaySeconds: number;
 }
 
-type Middleware = (
-  next: (args: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown> }>,
-  context: { commandName?: string },
-) => (args: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown>; response?: unknown }>;
-
-interface WithMiddleware {
-  middlewareStack: { add: (middleware: never, options: { step: 'initialize'; name: string }) => void };
-}
-
-const READS = /^(GetItem|BatchGetItem|Query|Scan|TransactGetItems|Get|BatchGet|TransactGet)$/;
-
 /** The meter: installed once on the service's clients, counting into `stage` while one is set. */
 let stage: StageWork | null = null;
 let caught: CaughtMessage[] = [];
@@ -121,15 +111,9 @@ function install() {
       work.failedDynamoCalls++;
       throw error;
     }
-    const consumed = result.output.ConsumedCapacity as { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }[] | { CapacityUnits?: number } | undefined;
-    for (const entry of [consumed ?? []].flat() as { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number }[]) {
-      // DynamoDB Local reports CapacityUnits only (table and indexes together): a read command's are read units.
-      if (entry.ReadCapacityUnits !== undefined || entry.WriteCapacityUnits !== undefined) {
-        work.readUnits += entry.ReadCapacityUnits ?? 0;
-        work.writeUnits += entry.WriteCapacityUnits ?? 0;
-      } else if (READS.test(command)) work.readUnits += entry.CapacityUnits ?? 0;
-      else work.writeUnits += entry.CapacityUnits ?? 0;
-    }
+    const units = consumedUnits(command, result.output);
+    work.readUnits += units.read;
+    work.writeUnits += units.write;
     return result;
   };
 
