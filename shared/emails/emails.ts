@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -172,16 +172,20 @@ export async function getEmail(projectId: string, emailId: string): Promise<Stor
   return Item ? fromItem(Item) : undefined;
 }
 
-/** The content item: HTML and text, compressed (Brotli: HTML shrinks to a fifth or less), written once. */
+/**
+ * The content item: HTML and text, gzip-compressed (prose-like HTML to about a third, in well under
+ * a millisecond; Brotli's default quality shrinks it a little more but took 5 ms for a 2 KB email
+ * and 70 ms for 20 KB, on every send and every campaign recipient), written once.
+ */
 function contentItem(record: EmailRecord) {
   const content: Pick<EmailRecord, 'html' | 'text'> = { html: record.html, ...(record.text === undefined ? {} : { text: record.text }) };
-  return { ...emailKeys.content(record.projectId, record.id), content: brotliCompressSync(JSON.stringify(content)) };
+  return { ...emailKeys.content(record.projectId, record.id), content: gzipSync(JSON.stringify(content)) };
 }
 
 /** The content of a content item (undefined: none). */
 export function contentOf(item: Record<string, unknown> | undefined): Pick<EmailRecord, 'html' | 'text'> | undefined {
   const compressed = item?.content as Uint8Array | undefined;
-  return compressed ? (JSON.parse(brotliDecompressSync(compressed).toString('utf8')) as Pick<EmailRecord, 'html' | 'text'>) : undefined;
+  return compressed ? (JSON.parse(gunzipSync(compressed).toString('utf8')) as Pick<EmailRecord, 'html' | 'text'>) : undefined;
 }
 
 /**

@@ -168,11 +168,11 @@ async function billTransactional(stack: LocalStack, functions: Map<string, Funct
 async function billCampaign(stack: LocalStack, functions: Map<string, FunctionSpec>, recipients: number, ratePerSecond: number): Promise<Step[]> {
   const harness = benchDocumentClient(stack);
   const campaignQueue = consumerOf('campaign-sender');
-  const projectId = stack.projectId;
+  // A project of its own: a segment-less campaign's audience is every subscribed contact of its
+  // project created before it was sent, and other sections seed the stack's project with thousands.
+  const projectId = `bench-cost-${runId}`;
   process.env.UNSUBSCRIBE_SECRET ??= unsubscribeSecret(stack);
-  // Unbilled seeding: the audience is a segment-less campaign's, every subscribed contact of the
-  // project created before it was sent (hence ids from a minute ago); a fresh project would lack
-  // the sender domain, so the seeded one is used and the campaign's recipients are counted, not assumed.
+  // Unbilled seeding, ids from a minute ago: created before the campaign was sent.
   const now = new Date().toISOString();
   await batchWriteAll(
     harness,

@@ -1,4 +1,4 @@
-import { brotliCompressSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -37,8 +37,8 @@ const record = (id: string, overrides: Partial<EmailRecord> = {}): Record<string
   ...overrides,
 });
 
-/** An email's content item as putEmails stores it (Brotli-compressed JSON; content.test.ts checks it against putEmails). */
-const contentItem = (id: string, content: { html: string; text?: string }) => ({ ...emailKeys.content(P, id), content: brotliCompressSync(JSON.stringify(content)) });
+/** An email's content item as putEmails stores it (gzip-compressed JSON; content.test.ts checks it against putEmails). */
+const contentItem = (id: string, content: { html: string; text?: string }) => ({ ...emailKeys.content(P, id), content: gzipSync(JSON.stringify(content)) });
 
 const summaryProjection = 'PK, SK, id, #to, contactId, subject, #source, #status, createdAt, updatedAt, sentAt, deliveredAt, sesMessageId, failureReason';
 
