@@ -59,14 +59,14 @@ export interface EmailUsage {
 
 /**
  * Per email, as infra/README.md "Cost model" shows them (measured by BENCH_SECTIONS=cost npm run
- * bench, 2026-11-26). Transactional: the API, the sender and two SES events (31 WRU, 8 RRU, 3 SQS
- * requests, 4 invocations, 0.128 GB-s, 1 API Gateway request). Campaign: the dispatch's share, the
+ * bench, 2026-11-26). Transactional: the API, the sender and two SES events (32 WRU, 8 RRU, 3 SQS
+ * requests, 4 invocations, 0.070 GB-s, 1 API Gateway request). Campaign: the dispatch's share, the
  * campaign sender in batches of ten (billed while it sleeps for its slots at the default 14/s) and
- * the SES events (27.3 WRU, 9.3 RRU, 0.31 SQS requests, 2.11 invocations, 0.098 GB-s).
+ * the SES events (28.4 WRU, 9.2 RRU, 0.31 SQS requests, 2.11 invocations, 0.089 GB-s).
  */
 export const usagePerEmail: Record<'transactional' | 'campaign', EmailUsage> = {
-  transactional: { dynamoWrites: 31, dynamoReads: 8, sqsRequests: 3, lambdaRequests: 4, lambdaGbSeconds: 0.128, apiRequests: 1 },
-  campaign: { dynamoWrites: 27.3, dynamoReads: 9.3, sqsRequests: 0.31, lambdaRequests: 2.11, lambdaGbSeconds: 0.098, apiRequests: 0 },
+  transactional: { dynamoWrites: 32, dynamoReads: 8, sqsRequests: 3, lambdaRequests: 4, lambdaGbSeconds: 0.07, apiRequests: 1 },
+  campaign: { dynamoWrites: 28.4, dynamoReads: 9.2, sqsRequests: 0.31, lambdaRequests: 2.11, lambdaGbSeconds: 0.089, apiRequests: 0 },
 };
 
 export interface CostEstimate {
