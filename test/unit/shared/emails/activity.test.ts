@@ -291,6 +291,28 @@ describe('GET /emails/{id}', () => {
 });
 
 describe('putEmails: each record with its content and its recipient reference', () => {
+  it('sends the batches of one call at once, not one after another, and counts after all of them', async () => {
+    // Prepare: every BatchWriteItem waits until the test lets it go
+    const release: (() => void)[] = [];
+    ddb.on(BatchWriteCommand).callsFake(() => new Promise((resolve) => release.push(() => resolve({}))));
+    ddb.on(UpdateCommand).resolves({});
+    const records = Array.from({ length: 13 }, (_, index) => {
+      const { PK: _pk, SK: _sk, ...stored } = record(`01KAQ5VZ3N4G8T2M6P0R9S7X${String(index).padStart(2, '0')}`, { html: '<p>Hi</p>' });
+      return stored as unknown as EmailRecord;
+    });
+
+    // Act
+    const writing = putEmails(records);
+    await new Promise((resolve) => setImmediate(resolve));
+
+    // Assess: both batches (39 items) are in flight together, and nothing is counted yet
+    expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(2);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
+    release.forEach((go) => go());
+    await writing;
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+  });
+
   it('writes records, contents and references 25 items per BatchWriteItem, then one ADD to the project\'s email total', async () => {
     // Prepare
     ddb.on(BatchWriteCommand).resolves({});
