@@ -27,21 +27,21 @@ export interface LocalStack {
 export interface StackOptions {
   /** Keep DynamoDB's data on disk in the data folder, as `npm start` does, so that the stack can be restarted on it. */
   onDisk?: boolean;
-  /** Start again on the ports and data of this stopped stack (stopped with `keepData`), like a second `npm start`. */
+  /**
+   * Start again on the data of this stopped stack (stopped with `keepData`), like a second `npm start`. On new
+   * ports: while the stack is down, another test's stack may take one of its old ones.
+   */
   restartOf?: LocalStack;
 }
 
 export async function startLocalStack(extraEnv: Record<string, string> = {}, options: StackOptions = {}): Promise<LocalStack> {
   const { restartOf } = options;
-  const ports = restartOf ? undefined : { PORT: await freePort(), SES_PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), S3_PORT: await freePort(), SCHEDULER_PORT: await freePort() };
+  const ports = { PORT: await freePort(), SES_PORT: await freePort(), DYNAMODB_PORT: await freePort(), SQS_PORT: await freePort(), S3_PORT: await freePort(), SCHEDULER_PORT: await freePort() };
   const dataDir = restartOf?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'mailwright-'));
-  const env: Record<string, string> = restartOf
-    ? restartOf.env
-    : {
-        ...Object.fromEntries(Object.entries(ports!).map(([name, port]) => [name, String(port)])),
-        MAILWRIGHT_DATA_DIR: dataDir,
-        ...extraEnv,
-      };
+  const env: Record<string, string> = {
+    ...(restartOf ? restartOf.env : { MAILWRIGHT_DATA_DIR: dataDir, ...extraEnv }),
+    ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+  };
   const flags = ['--no-watch', ...(restartOf ? [] : options.onDisk ? ['--fresh'] : ['--fresh', '--in-memory'])];
   const child = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'infra/local/start.ts', ...flags], {
     env: { ...process.env, ...env },

@@ -178,13 +178,14 @@ export async function startStreamPoller(options: StreamPollerOptions): Promise<(
       return 0;
     }
     const records = result.Records ?? [];
-    state.iterator = result.NextShardIterator;
-    if (!state.iterator) state.done = true;
-    if (records.length) state.lastSequence = records[records.length - 1]!.dynamodb?.SequenceNumber;
     const wanted = records
       .map((record) => toLambdaRecord(record, streamArn))
       .filter((record) => mapping.filters.length === 0 || mapping.filters.some((filter) => matchesPattern(filter, record)));
     for (let start = 0; start < wanted.length; start += mapping.batchSize) await deliver(id, wanted.slice(start, start + mapping.batchSize), mapping.retryAttempts);
+    // Only past a page once it is delivered: a delivery that throws reads the same page again, as Lambda retries.
+    state.iterator = result.NextShardIterator;
+    if (!state.iterator) state.done = true;
+    if (records.length) state.lastSequence = records[records.length - 1]!.dynamodb?.SequenceNumber;
     return records.length;
   }
 
