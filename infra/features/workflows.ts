@@ -6,9 +6,10 @@ import type { SharedResources } from './shared-resources';
 
 /**
  * Workflows (README "Workflows"): triggers from the table stream, steps from the workflow queue.
- * The trigger consumer only queues first steps and wakes; the runner sends email, waits (SQS
- * delays up to 15 minutes, one-time schedules into the workflow queue beyond) and calls
- * webhooks; a deleted workflow's executions are cancelled by the runner in the background
+ * The trigger consumer enters executions with their first step started and queues what carries
+ * them on (a first wait's wake, delayed by SQS) and the wakes of waiting ones; the runner sends
+ * email, waits (SQS delays up to 15 minutes, one-time schedules into the workflow queue beyond)
+ * and calls webhooks; a deleted workflow's executions are cancelled by the runner in the background
  * (queued by the trigger consumer from the workflow's REMOVE). MARKETING workflow mail
  * carries one-click unsubscribe links, as campaign mail does.
  */

@@ -16,10 +16,10 @@ import { renderMessage, templateHtml, templateView } from '../templates/render';
 import { getTemplate } from '../templates/templates';
 import { unsubscribeHeaders, unsubscribeUrl } from '../unsubscribe/token';
 import { cancelExecution } from './cancel';
-import { advance, finishExecution, isActive, readExecution, startStep, type Execution, type StepRecord } from './executions';
+import { advance, finishExecution, isActive, readExecution, startStep, stepStart, type Execution, type StepRecord } from './executions';
 import { workflowKeys } from './keys';
 import { sendStepMessage, type StepMessage } from './queue';
-import { delaySeconds, type Step } from './schemas';
+import type { Step } from './schemas';
 import { readVersion, readWorkflow, type StoredWorkflow } from './store';
 import { cancelWake, wakeAt } from './timers';
 
@@ -147,7 +147,7 @@ const STEPS: Record<Step['type'], StepRunner> = {
 
   DELAY: async (context) => {
     const step = context.step as Extract<Step, { type: 'DELAY' }>;
-    await waitThenGo(context, delaySeconds(step), [], () => done(context, { outcome: 'WAITED' }, step.next));
+    await waitThenGo(context, () => done(context, { outcome: 'WAITED' }, step.next));
   },
 
   WAIT_FOR_EVENT: async (context) => {
@@ -162,10 +162,7 @@ const STEPS: Record<Step['type'], StepRunner> = {
       if (await done(context, { outcome: 'EVENT' }, step.next, [stopWaiting])) await cancelWake(execution.id, step.id, context.record.startedAt, context.record.waitUntil!);
       return;
     }
-    const listen: TransactItem = {
-      Put: { TableName: tableName, Item: { ...waitKey, workflowId: execution.workflowId, executionId: execution.id, stepId: step.id, contactId: execution.contactId, event: step.event } },
-    };
-    await waitThenGo(context, step.timeoutSeconds, [listen], () =>
+    await waitThenGo(context, () =>
       step.timeoutNext
         ? done(context, { outcome: 'TIMEOUT' }, step.timeoutNext, [stopWaiting])
         : finishExecution(projectId, execution, { status: 'EXITED', exitReason: 'WAIT_TIMED_OUT', step: { stepId: step.id, fields: { status: 'COMPLETED', outcome: 'TIMEOUT' }, requireRunning: true } }, [stopWaiting]),
@@ -228,34 +225,30 @@ const STEPS: Record<Step['type'], StepRunner> = {
 
 // ---- Helpers ----------------------------------------------------------------------------------
 
-/** Starts the step unless it was started (a retry carries on); false when another message started it just now. */
+/**
+ * Starts the step unless it was started (by a retry, or with the execution's entry: its first
+ * step); false when another message started it just now.
+ */
 async function started(context: StepContext): Promise<boolean> {
   if (context.record) return context.record.status === 'RUNNING';
-  const record: StepRecord = { stepId: context.step.id, type: context.step.type, status: 'RUNNING', startedAt: new Date().toISOString() };
-  if (!(await startStep(context.projectId, context.execution, record, false))) return false;
-  context.record = record;
+  const start = stepStart(context.projectId, context.execution, context.step, Date.now());
+  if (!(await startStep(context.projectId, context.execution, start))) return false;
+  context.record = start.record;
   return true;
 }
 
 /**
- * DELAY and WAIT_FOR_EVENT: the first message starts the wait (the execution WAITING until
- * `waitUntil`, `listen` written with it) and arms its wake-up; a wake-up at or after that time
- * runs `onTime`; one that comes early (a redelivered first message) arms it again.
+ * DELAY and WAIT_FOR_EVENT: the first message starts the wait (stepStart: the execution WAITING
+ * until `waitUntil`, WAIT_FOR_EVENT's listening item written with it) and arms its wake-up; a
+ * wake-up at or after that time runs `onTime`; one that comes early (the entry's wake of a first
+ * step that waits longer than an SQS delay, a redelivered first message) arms it again.
  */
-async function waitThenGo(context: StepContext, seconds: number, listen: TransactItem[], onTime: () => Promise<unknown>): Promise<void> {
+async function waitThenGo(context: StepContext, onTime: () => Promise<unknown>): Promise<void> {
   const wake: StepMessage = { projectId: context.projectId, workflowId: context.execution.workflowId, executionId: context.execution.id, stepId: context.step.id };
   if (!context.record) {
     const now = Date.now();
-    const waitUntil = now + seconds * 1000;
-    const record: StepRecord = {
-      stepId: context.step.id,
-      type: context.step.type,
-      status: 'RUNNING',
-      startedAt: new Date(now).toISOString(),
-      waitUntil: new Date(waitUntil).toISOString(),
-      ...(context.step.type === 'WAIT_FOR_EVENT' ? { event: context.step.event } : {}),
-    };
-    if (await startStep(context.projectId, context.execution, record, true, listen)) await wakeAt(wake, waitUntil, now);
+    const start = stepStart(context.projectId, context.execution, context.step, now);
+    if (await startStep(context.projectId, context.execution, start)) await wakeAt(wake, Date.parse(start.record.waitUntil!), now);
     return;
   }
   if (context.record.status !== 'RUNNING') return;

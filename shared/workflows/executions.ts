@@ -11,7 +11,7 @@ import { notFound } from '../http/errors';
 import { notificationWriteItem } from '../notifications/notifications';
 import { statsKeys } from '../stats/keys';
 import { workflowKeys } from './keys';
-import type { ExecutionStatus, ListExecutionsQuery, StepType } from './schemas';
+import { delaySeconds, type ExecutionStatus, type ListExecutionsQuery, type Step, type StepType } from './schemas';
 import { readWorkflow } from './store';
 
 export type StepStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
@@ -78,13 +78,39 @@ const FINAL_COUNTER: Partial<Record<ExecutionStatus, string>> = { COMPLETED: 'co
 
 export const isActive = (execution: Execution) => ACTIVE_STATUSES.includes(execution.status);
 
+// ---- Starting a step --------------------------------------------------------------------------
+
+/** How a step starts: its record, whether the execution then waits, and what a wait writes with it. */
+export interface StepStart {
+  record: StepRecord;
+  /** DELAY and WAIT_FOR_EVENT: the execution WAITING until `record.waitUntil`. */
+  waiting: boolean;
+  /** WAIT_FOR_EVENT: its item in the waiting index (the trigger consumer's Query finds it by contact and event name). */
+  listen?: TransactItem;
+}
+
+/** The start of `step` at `now`: the one definition the runner and a workflow's entry (its first step) both use. */
+export function stepStart(projectId: string, execution: Pick<Execution, 'id' | 'workflowId' | 'contactId'>, step: Step, now: number): StepStart {
+  const record: StepRecord = { stepId: step.id, type: step.type, status: 'RUNNING', startedAt: new Date(now).toISOString() };
+  if (step.type === 'DELAY') return { record: { ...record, waitUntil: new Date(now + delaySeconds(step) * 1000).toISOString() }, waiting: true };
+  if (step.type !== 'WAIT_FOR_EVENT') return { record, waiting: false };
+  const listen: TransactItem = {
+    Put: {
+      TableName: tableName,
+      Item: { ...workflowKeys.wait(projectId, execution.contactId, step.event, execution.id), workflowId: execution.workflowId, executionId: execution.id, stepId: step.id, contactId: execution.contactId, event: step.event },
+    },
+  };
+  return { record: { ...record, waitUntil: new Date(now + step.timeoutSeconds * 1000).toISOString(), event: step.event }, waiting: true, listen };
+}
+
 // ---- Entering a workflow ----------------------------------------------------------------------
 
 export interface Entry {
   workflowId: string;
   version: number;
   allowReentry: boolean;
-  firstStepId: string;
+  /** Started with the entry, at the trigger's time (stepStart). */
+  firstStep: Step;
   /** executionIdFor(workflow, trigger seed, trigger time). */
   executionId: string;
 }
@@ -99,21 +125,22 @@ export const executionIdFor = (workflowId: string, triggerSeed: string, at: numb
 /** 'EXISTS': this execution was made before (a redelivery). */
 export type EntryOutcome = 'ENTERED' | 'EXISTS' | 'REFUSED';
 
-/** An entry is two items (the execution, the guard) of the 100 a transaction takes. */
-const MAX_ENTRIES_PER_TRANSACTION = 50;
+/** An entry is at most three items (the execution, the guard, a first WAIT_FOR_EVENT's listening item) of the 100 a transaction takes. */
+const MAX_ENTRIES_PER_TRANSACTION = 33;
 /** Under DynamoDB's 4 MB per transaction: every execution carries the trigger's data (an event's, up to an item's 400 KB). */
 const MAX_TRANSACTION_BYTES = 3_000_000;
-/** An execution item and its guard without the trigger's data, generously. */
+/** An entry's items without the trigger's data, generously. */
 const ENTRY_BYTES = 2_048;
 
 /**
- * Enters the contact into the workflows one trigger starts: each entry puts the execution and
- * takes the contact's entry guard (allowReentry false enters only a contact that never entered;
- * true, one whose previous execution ended), an occurrence's entries together in one
- * transaction (up to 50, fewer when the trigger's data is large), so the engine's calls per event
- * do not grow with its workflows. DynamoDB cancels the whole transaction for one failed
- * condition: those entries are answered (EXISTS or REFUSED) and the others written again without
- * them. Outcomes in the order of `entries`.
+ * Enters the contact into the workflows one trigger starts: each entry puts the execution with its
+ * first step started (a first DELAY or WAIT_FOR_EVENT already waiting, so the runner first hears
+ * of it when the wait ends) and takes the contact's entry guard (allowReentry false enters only a
+ * contact that never entered; true, one whose previous execution ended), an occurrence's entries
+ * together in one transaction (up to 33, fewer when the trigger's data is large), so the engine's
+ * calls per event do not grow with its workflows. DynamoDB cancels the whole transaction for one
+ * failed condition: those entries are answered (EXISTS or REFUSED) and the others written again
+ * without them. Outcomes in the order of `entries`.
  */
 export async function enterWorkflows(projectId: string, entries: readonly Entry[], contactId: string, trigger: ExecutionTrigger, at: Date): Promise<EntryOutcome[]> {
   const outcomes: EntryOutcome[] = [];
@@ -121,39 +148,52 @@ export async function enterWorkflows(projectId: string, entries: readonly Entry[
   for (let start = 0; start < entries.length; start += perTransaction) {
     let pending = entries.slice(start, start + perTransaction).map((entry, offset) => ({ entry, index: start + offset }));
     while (pending.length > 0) {
+      const written = pending.map(({ entry }) => entryItems(projectId, entry, contactId, trigger, at));
       try {
-        await transactWrite(pending.flatMap(({ entry }) => entryItems(projectId, entry, contactId, trigger, at)));
+        await transactWrite(written.flat());
         for (const { index } of pending) outcomes[index] = 'ENTERED';
         pending = [];
       } catch (error) {
         const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
         const failed = (position: number) => reasons?.[position]?.Code === 'ConditionalCheckFailed';
         const before = pending.length;
+        // Each entry's execution Put comes first among its items, its guard second.
+        let offset = 0;
         pending.forEach(({ index }, position) => {
-          if (failed(2 * position)) outcomes[index] = 'EXISTS';
-          else if (failed(2 * position + 1)) outcomes[index] = 'REFUSED';
+          if (failed(offset)) outcomes[index] = 'EXISTS';
+          else if (failed(offset + 1)) outcomes[index] = 'REFUSED';
+          offset += written[position]!.length;
         });
         pending = pending.filter(({ index }) => outcomes[index] === undefined);
         if (pending.length === before) throw error;
       }
     }
   }
-  await Promise.all(entries.map((entry, index) => (outcomes[index] === 'ENTERED' ? addToCounters(statsKeys.source(projectId, 'workflow', entry.workflowId), { entered: 1 }) : undefined)));
+  await Promise.all(
+    entries.map((entry, index) =>
+      outcomes[index] === 'ENTERED' ? addToCounters(statsKeys.source(projectId, 'workflow', entry.workflowId), { entered: 1, [stepFigure(entry.firstStep.id, 'entered')]: 1 }) : undefined,
+    ),
+  );
   return outcomes;
 }
 
-/** The execution's Put and the entry guard's Update of one entry. */
+/** The first step's start in an entry: at the trigger's time, so a redelivered trigger starts it the same. */
+export const firstStepStart = (projectId: string, entry: Entry, contactId: string, at: Date): StepStart =>
+  stepStart(projectId, { id: entry.executionId, workflowId: entry.workflowId, contactId }, entry.firstStep, at.getTime());
+
+/** The execution's Put (its first step started), the entry guard's Update and a first wait's listening item, of one entry. */
 function entryItems(projectId: string, entry: Entry, contactId: string, trigger: ExecutionTrigger, at: Date): TransactItem[] {
+  const start = firstStepStart(projectId, entry, contactId, at);
   const execution: Execution = {
     id: entry.executionId,
     workflowId: entry.workflowId,
     workflowVersion: entry.version,
     contactId,
-    status: 'RUNNING',
-    currentStepId: entry.firstStepId,
+    status: start.waiting ? 'WAITING' : 'RUNNING',
+    currentStepId: entry.firstStep.id,
     startedAt: at.toISOString(),
     trigger,
-    steps: {},
+    steps: { [entry.firstStep.id]: start.record },
   };
   return [
     { Put: { TableName: tableName, Item: toItem(projectId, execution), ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -166,6 +206,7 @@ function entryItems(projectId: string, entry: Entry, contactId: string, trigger:
         ExpressionAttributeValues: { ':executionId': entry.executionId, ':at': execution.startedAt, ':workflowId': entry.workflowId, ':contactId': contactId, ':one': 1 },
       },
     },
+    ...(start.listen ? [start.listen] : []),
   ];
 }
 
@@ -175,11 +216,11 @@ const activeCondition = '#status IN (:running, :waiting)';
 const activeValues = { ':running': 'RUNNING', ':waiting': 'WAITING' };
 
 /**
- * Starts a step (its key: `steps.<stepId>`, absent until now) as the execution's current step;
- * `waiting` marks the execution WAITING (DELAY, WAIT_FOR_EVENT). Extra items join the
- * transaction (the waiting index). False when the step was started before.
+ * Starts a step (its key: `steps.<stepId>`, absent until now) as the execution's current step
+ * (stepStart: a wait marks the execution WAITING, and WAIT_FOR_EVENT's listening item joins the
+ * transaction). False when the step was started before.
  */
-export async function startStep(projectId: string, execution: Execution, record: StepRecord, waiting: boolean, extra: TransactItem[] = []): Promise<boolean> {
+export async function startStep(projectId: string, execution: Execution, { record, waiting, listen }: StepStart): Promise<boolean> {
   const status: ExecutionStatus = waiting ? 'WAITING' : 'RUNNING';
   const started = await writeOnce([
     {
@@ -192,7 +233,7 @@ export async function startStep(projectId: string, execution: Execution, record:
         ExpressionAttributeValues: { ':record': record, ':status': status, ':byStatus': workflowKeys.byStatusPartition(projectId, execution.workflowId, status), ':step': record.stepId, ...activeValues },
       },
     },
-    ...extra,
+    ...(listen ? [listen] : []),
   ]);
   if (started) await addToCounters(statsKeys.source(projectId, 'workflow', execution.workflowId), { [stepFigure(record.stepId, 'entered')]: 1 });
   return started;

@@ -39,9 +39,13 @@ export async function sendStepMessage(message: StepMessage, delaySeconds = 0): P
   );
 }
 
-/** Queues several messages at once, ten per SendMessageBatch (a trigger's first steps, the waits an event wakes). */
-export async function sendStepMessages(messages: StepMessage[]): Promise<void> {
-  await sendMessageBatches(workflowQueueUrl, messages.map((message) => JSON.stringify(message)));
+/** Queues several messages at once, ten per SendMessageBatch (a trigger's first steps, the waits an event wakes), each after its delay in `delays` (seconds, up to 15 minutes). */
+export async function sendStepMessages(messages: StepMessage[], delays?: readonly number[]): Promise<void> {
+  await sendMessageBatches(
+    workflowQueueUrl,
+    messages.map((message) => JSON.stringify(message)),
+    { delays },
+  );
 }
 
 /** Queues the cancellation of a deleted workflow's executions (or its continuation) for the workflow-runner (shared/workflows/cancel.ts). */

@@ -9,9 +9,9 @@ import { eventKeys } from '../events/keys';
 import { projectOfPartition } from '../projects/keys';
 import { ENTERED, EXITED } from '../segments/membership';
 import type { StreamChange } from '../streams/handler';
-import { enterWorkflows, executionIdFor, type Entry, type ExecutionTrigger } from './executions';
+import { enterWorkflows, executionIdFor, firstStepStart, type Entry, type ExecutionTrigger } from './executions';
 import { workflowKeys, type TriggerKind } from './keys';
-import { sendStepMessages, type StepMessage } from './queue';
+import { MAX_QUEUE_DELAY_SECONDS, sendStepMessages, type StepMessage } from './queue';
 import { readVersion } from './store';
 
 /**
@@ -20,7 +20,8 @@ import { readVersion } from './store';
  * workflows. Per new item:
  * - an EVENT# item: its trigger index item (EVENT#<name>, or SEGMENT_ENTERED / SEGMENT_EXITED
  *   #<segmentId> for segment.entered / segment.exited) — one GetItem — and the executions
- *   waiting for this contact and event name — one Query — which get a wake message;
+ *   waiting for this contact and event name — one Query — which get a wake message (an
+ *   execution this very event started is not woken by it);
  * - a CONTACT# insert: the CONTACT_CREATED index item.
  */
 
@@ -71,10 +72,10 @@ export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind,
 /**
  * Enters the contact into each workflow the occurrence triggers: the contacts' entry guards read
  * in one BatchGetItem (a contact who may not enter costs no write), the entries written together
- * in one transaction (enterWorkflows; only each workflow's `entered` counter is a call of its
- * own, side by side), their first steps queued ten to a batch. A guard held by this very
- * execution means a redelivery, whose first message is sent again (starting a step is keyed, so
- * a second message changes nothing).
+ * in one transaction with their first steps started (enterWorkflows; only each workflow's
+ * counters are a call of their own, side by side), the first steps' messages queued ten to a
+ * batch. A guard held by this very execution means a redelivery, whose first message is sent
+ * again (a step's state changes are conditional, so a second message changes nothing).
  */
 export async function startExecutions(occurrence: TriggerOccurrence): Promise<number> {
   const { projectId, contactId } = occurrence;
@@ -90,37 +91,61 @@ export async function startExecutions(occurrence: TriggerOccurrence): Promise<nu
   ]);
   // The first steps' messages go out together after the entries (if this fails midway, the
   // stream's retry finds the entries held by these executions and sends their messages then).
-  const firstSteps: StepMessage[] = [];
+  const at = new Date(occurrence.at);
+  const firstSteps: FirstStepMessage[] = [];
   const entries: Entry[] = [];
   workflows.forEach((workflow, index) => {
     const version = versions[index];
     if (!version) return; // deleted since the index was read
-    const entry = { ...workflow, firstStepId: version.steps[0]!.id, executionId: executionIdFor(workflow.workflowId, occurrence.seed, occurrence.at) };
+    const entry: Entry = { ...workflow, firstStep: version.steps[0]!, executionId: executionIdFor(workflow.workflowId, occurrence.seed, occurrence.at) };
     if (guards.has(workflow.workflowId)) {
       const active = guards.get(workflow.workflowId);
-      if (active === entry.executionId) firstSteps.push(firstStepOf(projectId, entry));
+      if (active === entry.executionId) firstSteps.push(firstStepMessage(projectId, entry, contactId, at));
       if (active !== undefined || !workflow.allowReentry) return;
     }
     entries.push(entry);
   });
-  const outcomes = await enterWorkflows(projectId, entries, contactId, occurrence.trigger, new Date(occurrence.at));
+  const outcomes = await enterWorkflows(projectId, entries, contactId, occurrence.trigger, at);
   entries.forEach((entry, index) => {
-    if (outcomes[index] !== 'REFUSED') firstSteps.push(firstStepOf(projectId, entry));
+    if (outcomes[index] !== 'REFUSED') firstSteps.push(firstStepMessage(projectId, entry, contactId, at));
   });
-  await sendStepMessages(firstSteps);
+  await sendStepMessages(
+    firstSteps.map(({ message }) => message),
+    firstSteps.map(({ delaySeconds }) => delaySeconds),
+  );
   return outcomes.filter((outcome) => outcome === 'ENTERED').length;
 }
 
-const firstStepOf = (projectId: string, entry: Entry): StepMessage => ({ projectId, workflowId: entry.workflowId, executionId: entry.executionId, stepId: entry.firstStepId });
+interface FirstStepMessage {
+  message: StepMessage;
+  delaySeconds: number;
+}
 
-/** Wakes the executions waiting for this contact's event: one Query of the waiting index. */
+/**
+ * What carries an entry's first step on: a message now for a step the runner does at once; for a
+ * first DELAY or WAIT_FOR_EVENT (already waiting), its wake at the wait's end, delayed by SQS up to
+ * 15 minutes (a longer wait's wake comes early and the runner arms its schedule, as for any wait).
+ */
+function firstStepMessage(projectId: string, entry: Entry, contactId: string, at: Date, now = Date.now()): FirstStepMessage {
+  const { waitUntil } = firstStepStart(projectId, entry, contactId, at).record;
+  const delaySeconds = waitUntil ? Math.min(MAX_QUEUE_DELAY_SECONDS, Math.max(0, Math.ceil((Date.parse(waitUntil) - now) / 1000))) : 0;
+  return { message: { projectId, workflowId: entry.workflowId, executionId: entry.executionId, stepId: entry.firstStep.id }, delaySeconds };
+}
+
+/**
+ * Wakes the executions waiting for this contact's event: one Query of the waiting index. An
+ * execution the event itself started (its first step waits for the event that triggers it) waits
+ * for the next one.
+ */
 export async function wakeWaiting(occurrence: TriggerOccurrence): Promise<number> {
   if (!occurrence.event) return 0;
-  const waiting = await queryAll({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-    ExpressionAttributeValues: { ':pk': workflowKeys.partition(occurrence.projectId), ':prefix': workflowKeys.waitPrefix(occurrence.contactId, occurrence.event.name) },
-    ConsistentRead: true,
-  });
+  const waiting = (
+    await queryAll({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': workflowKeys.partition(occurrence.projectId), ':prefix': workflowKeys.waitPrefix(occurrence.contactId, occurrence.event.name) },
+      ConsistentRead: true,
+    })
+  ).filter((item) => item.executionId !== executionIdFor(item.workflowId as string, occurrence.seed, occurrence.at));
   await sendStepMessages(
     waiting.map((item) => ({
       projectId: occurrence.projectId,

@@ -254,6 +254,20 @@ describe('SEND_EMAIL', () => {
     expect(storedEmail().content).toEqual({ html: '<p>Plan pro</p>', text: 'Plan pro' });
   });
 
+  it('runs a first step its execution\'s entry started: no second start, no second count of the step\'s entry', async () => {
+    // Prepare: as the trigger consumer enters it (shared/workflows/executions.ts enterWorkflows)
+    given({ steps, execution: { steps: running('welcome', { type: 'SEND_EMAIL' }) } });
+
+    // Act
+    await runStep(message('welcome'));
+
+    // Assess: the email stored and queued, the step completed; nothing started or counted it again
+    expect(recordPuts()).toHaveLength(1);
+    expect(updates().filter((update) => update.UpdateExpression?.startsWith('SET steps.#step = :record'))).toEqual([]);
+    expect(updates().filter((update) => Object.values(update.ExpressionAttributeNames ?? {}).includes('step#welcome#entered'))).toEqual([]);
+    expect(updates().some((update) => Object.values(update.ExpressionAttributeNames ?? {}).includes('step#welcome#completed'))).toBe(true);
+  });
+
   it('derives the same email id when the step is retried', async () => {
     // Prepare: the step started before (a retry)
     const record = { welcome: { stepId: 'welcome', type: 'SEND_EMAIL', status: 'RUNNING', startedAt: '2026-11-23T10:00:01.000Z' } };

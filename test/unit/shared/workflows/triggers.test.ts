@@ -1,7 +1,7 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { decodeTime } from 'ulid';
+import { decodeTime, ulid } from 'ulid';
 
 process.env.WORKFLOW_QUEUE_URL = 'http://localhost:9324/000000000000/workflows-test';
 const { occurrenceOf, startExecutions, wakeWaiting } = await import('../../../../shared/workflows/triggers');
@@ -91,7 +91,7 @@ describe('startExecutions', () => {
     expect(items.filter((item) => item.Put).map((item) => item.Put!.Item!.workflowId)).toEqual([WA, WD]);
     expect(items[0]!.Put).toMatchObject({
       ConditionExpression: 'attribute_not_exists(PK)',
-      Item: { SK: `WORKFLOW_EXECUTION#${WA}#${executionOf(WA)}`, executionId: executionOf(WA), workflowVersion: 1, contactId: C, status: 'RUNNING', currentStepId: `first-${WA}`, steps: {}, GSI1PK: `PROJECT#${P}#WORKFLOW_EXECUTIONS#${WA}#STATUS#RUNNING` },
+      Item: { SK: `WORKFLOW_EXECUTION#${WA}#${executionOf(WA)}`, executionId: executionOf(WA), workflowVersion: 1, contactId: C, status: 'RUNNING', currentStepId: `first-${WA}`, steps: { [`first-${WA}`]: { stepId: `first-${WA}`, type: 'EXIT', status: 'RUNNING', startedAt: new Date(decodeTime(E)).toISOString() } }, GSI1PK: `PROJECT#${P}#WORKFLOW_EXECUTIONS#${WA}#STATUS#RUNNING` },
     });
     expect(items[1]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WA}#${C}` }, ConditionExpression: 'attribute_not_exists(PK)' });
     expect(items[3]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WD}#${C}` }, ConditionExpression: 'attribute_not_exists(activeExecutionId)' });
@@ -187,7 +187,96 @@ describe('startExecutions', () => {
   });
 });
 
+describe('startExecutions, a first step that waits', () => {
+  /** An event of a moment ago, and workflows whose versions (numbered apart from the other tests': versions are cached) start with these steps. */
+  function givenFirstSteps(firsts: { workflowId: string; version: number; steps: Record<string, unknown>[] }[]) {
+    const eventId = ulid();
+    const occurrence = occurrenceOf({
+      eventName: 'INSERT',
+      keys: { PK: `PROJECT#${P}`, SK: `EVENT#${eventId}` },
+      newImage: { eventId, name: 'trial_started', contactId: C, data: {}, createdAt: new Date(decodeTime(eventId)).toISOString() },
+    })!;
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: 'WORKFLOW_TRIGGER#EVENT#trial_started' } }).resolves({
+      Item: Object.fromEntries(firsts.map(({ workflowId, version }) => [`w_${workflowId}`, { version, allowReentry: false }])),
+    });
+    for (const { workflowId, version, steps } of firsts) {
+      ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: `WORKFLOW_VERSION#${workflowId}#${String(version).padStart(6, '0')}` } }).resolves({ Item: { steps } });
+    }
+    ddb.on(BatchGetCommand).resolves({ Responses: { [table]: [] } });
+    ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(UpdateCommand).resolves({});
+    return { occurrence, at: decodeTime(eventId), executionOf: (workflowId: string) => executionIdFor(workflowId, eventId, decodeTime(eventId)) };
+  }
+  const delayFirst = [
+    { id: 'pause', type: 'DELAY', amount: 5, unit: 'minutes', next: 'end' },
+    { id: 'end', type: 'EXIT' },
+  ];
+  const waitFirst = [
+    { id: 'listen', type: 'WAIT_FOR_EVENT', event: 'confirmed', timeoutSeconds: 600, next: 'end' },
+    { id: 'end', type: 'EXIT' },
+  ];
+
+  it('enters a first DELAY already waiting from the trigger\'s time: no runner call until its wake, which SQS delays to the wait\'s end', async () => {
+    // Prepare
+    const { occurrence, at, executionOf } = givenFirstSteps([{ workflowId: WA, version: 101, steps: delayFirst }]);
+
+    // Act
+    const entered = await startExecutions(occurrence);
+
+    // Assess: the execution WAITING at its first step, started and ending as the trigger's time says
+    expect(entered).toBe(1);
+    const execution = ddb.commandCalls(TransactWriteCommand)[0]!.args[0].input.TransactItems![0]!.Put!.Item!;
+    expect(execution).toMatchObject({ status: 'WAITING', currentStepId: 'pause', GSI1PK: `PROJECT#${P}#WORKFLOW_EXECUTIONS#${WA}#STATUS#WAITING` });
+    expect(execution.steps).toEqual({ pause: { stepId: 'pause', type: 'DELAY', status: 'RUNNING', startedAt: new Date(at).toISOString(), waitUntil: new Date(at + 300_000).toISOString() } });
+    // its one message is the wake, about five minutes on
+    const entries = sqs.commandCalls(SendMessageBatchCommand).flatMap((call) => call.args[0].input.Entries!);
+    expect(entries.map((entry) => JSON.parse(entry.MessageBody!))).toEqual([{ projectId: P, workflowId: WA, executionId: executionOf(WA), stepId: 'pause' }]);
+    expect(entries[0]!.DelaySeconds).toBeGreaterThanOrEqual(298);
+    expect(entries[0]!.DelaySeconds).toBeLessThanOrEqual(300);
+    // the step's entry is counted with the workflow's, in the same call
+    const counted = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(counted).toHaveLength(1);
+    expect(counted[0]!.Key).toEqual({ PK: `PROJECT#${P}`, SK: `STATS#workflow#${WA}` });
+    expect(Object.values(counted[0]!.ExpressionAttributeNames!)).toEqual(expect.arrayContaining(['entered', 'step#pause#entered']));
+  });
+
+  it('enters a first WAIT_FOR_EVENT listening (its waiting item in the transaction) and answers each entry by its own items', async () => {
+    // Prepare: B (an EXIT first, two items) is taken by another event between the read and the write, after A's three items
+    const { occurrence, executionOf } = givenFirstSteps([
+      { workflowId: WA, version: 102, steps: waitFirst },
+      { workflowId: WB, version: 102, steps: [{ id: 'end', type: 'EXIT' }] },
+    ]);
+    const refused = Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: ['None', 'None', 'None', 'None', 'ConditionalCheckFailed'].map((Code) => ({ Code })) });
+    ddb.on(TransactWriteCommand).rejectsOnce(refused).resolves({});
+
+    // Act
+    const entered = await startExecutions(occurrence);
+
+    // Assess: A written again alone, with its listening item; B not entered and not queued
+    const [first, again] = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+    expect(first).toHaveLength(5);
+    expect(again).toHaveLength(3);
+    expect(again![0]!.Put!.Item).toMatchObject({ workflowId: WA, status: 'WAITING', steps: { listen: { status: 'RUNNING', event: 'confirmed' } } });
+    expect(again![2]!.Put!.Item).toMatchObject({ SK: `WORKFLOW_WAIT#${C}#confirmed#${executionOf(WA)}`, workflowId: WA, executionId: executionOf(WA), stepId: 'listen' });
+    expect(entered).toBe(1);
+    expect(sent().map((message) => message.workflowId)).toEqual([WA]);
+  });
+});
+
 describe('wakeWaiting', () => {
+  it('does not wake an execution with the very event that started it', async () => {
+    // Prepare: A waits for "confirmed" since that event entered it; B has waited since before
+    const occurrence = occurrenceOf(eventInsert('confirmed'))!;
+    ddb.on(QueryCommand).resolves({ Items: [{ workflowId: WA, executionId: executionIdFor(WA, E, decodeTime(E)), stepId: 'listen' }, { workflowId: WB, executionId: 'X1', stepId: 'listen' }] });
+
+    // Act
+    const woken = await wakeWaiting(occurrence);
+
+    // Assess
+    expect(woken).toBe(1);
+    expect(sent().map((message) => message.executionId)).toEqual(['X1']);
+  });
+
   it('queries the waiting index by contact and event name and wakes each with the event', async () => {
     // Prepare
     ddb.on(QueryCommand).resolves({ Items: [{ workflowId: WA, executionId: 'X1', stepId: 'wait' }] });
