@@ -45,8 +45,10 @@ const runId = Date.now().toString(36);
  * Tracks a second in the latency windows: a rate the engine sustains beside the requests on the
  * two cores, so that the ratio measures tracking beside a working engine, not beside a backlog
  * that outlasts the window. Each track on the 20-workflow project makes the engine enter 20
- * executions and start their DELAY step: 123 DynamoDB calls and 280 WCU an event (engine-work
- * table, 2026-11-26, before the batched entries of issue 27). Beside the gateway the engine
+ * executions, their DELAY step started with the entry: 24 DynamoDB calls, 28 WCU (a floor) and 2
+ * SQS calls an event, the runner not called until the delays end (engine-work table, 2026-11-26
+ * 14:39; 123 calls and 280 WCU before issue 27's batched entries, 104 calls before the first step
+ * started with the entry). Before those changes, beside the gateway the engine
  * handled about 4 events a second on a quiet machine (2026-11-24, load 0.7: the throughput run's
  * 15 tracks a second caught up 33 s after its window) and 0.8–1.4 at load 12–17 (2026-11-26: 100
  * events at 2/s, idle 79 and 20 s after 50-s windows; 43 and 4 s in a run at load 15 → 5); 2 is
@@ -160,7 +162,7 @@ async function measureEngine(project: CreatedProject): Promise<EngineWork> {
   const row = (label: string, stage: StageWork) => [label, String(stage.invocations), format.ms(stage.elapsedMs), `${stage.dynamoCalls}${stage.failedDynamoCalls ? ` (${stage.failedDynamoCalls} failed)` : ''}`, units(stage.readUnits), units(stage.writeUnits), String(stage.sqsCalls), `${stage.immediateMessages} now, ${stage.delayedMessages} delayed`];
   printTable(
     ['stage', 'invocations', 'time in-process', 'DynamoDB calls', 'RCU', 'WCU', 'SQS calls', 'messages queued for the runner'],
-    [row('trigger consumer', work.consumer), row(`runner (${work.rounds.length} round${work.rounds.length === 1 ? '' : 's'}: ${work.rounds.join(' + ')} invocations)`, work.runner), row('total per event', total)],
+    [row('trigger consumer', work.consumer), row(work.rounds.length === 0 ? 'runner (not called: nothing due now)' : `runner (${work.rounds.length} round${work.rounds.length === 1 ? '' : 's'}: ${work.rounds.join(' + ')} invocations)`, work.runner), row('total per event', total)],
   );
   console.log(`  by command: ${Object.entries(total.commands).map(([command, calls]) => `${command} ${calls}`).join(', ')}`);
   console.log('  WCU: a floor where a TransactWriteItems carries several items (DynamoDB Local reports such a transaction as one item; DynamoDB bills 2 per KB per item)');
