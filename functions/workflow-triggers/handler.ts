@@ -1,7 +1,7 @@
-import { createStreamHandler } from '../../shared/streams/handler';
+import { createStreamHandler, type StreamHandler } from '../../shared/streams/handler';
 import { removedWorkflow } from '../../shared/workflows/removals';
 import { sendCancelExecutionsJob } from '../../shared/workflows/queue';
-import { occurrenceOf, startExecutions, wakeWaiting } from '../../shared/workflows/triggers';
+import { occurrenceOf, startExecutions, triggerLoader, wakeWaiting } from '../../shared/workflows/triggers';
 
 /**
  * The table stream's consumer that starts workflows: new events (custom, segment.entered /
@@ -11,24 +11,28 @@ import { occurrenceOf, startExecutions, wakeWaiting } from '../../shared/workflo
  * A deleted workflow's REMOVE queues the cancellation of its executions for the workflow-runner
  * (shared/workflows/cancel.ts).
  */
-export const handler = createStreamHandler({
-  name: 'workflow-triggers',
-  keyOf: (change) => {
-    const removed = removedWorkflow(change);
-    if (removed) return `workflow|${removed.projectId}|${removed.workflowId}`;
-    const occurrence = occurrenceOf(change);
-    return occurrence && `${occurrence.projectId}|${occurrence.contactId}`;
-  },
-  process: async (changes) => {
-    const removed = removedWorkflow(changes[0]!);
-    if (removed) {
-      await sendCancelExecutionsJob({ kind: 'cancel-executions', ...removed });
-      return;
-    }
-    for (const change of changes) {
-      const occurrence = occurrenceOf(change)!;
-      await startExecutions(occurrence);
-      await wakeWaiting(occurrence);
-    }
-  },
-});
+export const handler: StreamHandler = (event, context) => {
+  // Each trigger's index item is read once per batch (shared/workflows/triggers.ts).
+  const triggersOf = triggerLoader();
+  return createStreamHandler({
+    name: 'workflow-triggers',
+    keyOf: (change) => {
+      const removed = removedWorkflow(change);
+      if (removed) return `workflow|${removed.projectId}|${removed.workflowId}`;
+      const occurrence = occurrenceOf(change);
+      return occurrence && `${occurrence.projectId}|${occurrence.contactId}`;
+    },
+    process: async (changes) => {
+      const removed = removedWorkflow(changes[0]!);
+      if (removed) {
+        await sendCancelExecutionsJob({ kind: 'cancel-executions', ...removed });
+        return;
+      }
+      for (const change of changes) {
+        const occurrence = occurrenceOf(change)!;
+        await startExecutions(occurrence, triggersOf);
+        await wakeWaiting(occurrence);
+      }
+    },
+  })(event, context);
+};

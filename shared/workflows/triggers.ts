@@ -61,12 +61,41 @@ export function occurrenceOf(change: Pick<StreamChange, 'eventName' | 'keys' | '
   return { ...base, kind: 'EVENT', target: name, trigger: { type: 'EVENT', event: name, eventId, data } };
 }
 
+export interface TriggeredWorkflow {
+  workflowId: string;
+  version: number;
+  allowReentry: boolean;
+  /** When it was listed (enabled) under the trigger: what happened before starts nothing in it. */
+  since?: number;
+}
+
+export type TriggerLoader = (projectId: string, kind: TriggerKind, target: string) => Promise<TriggeredWorkflow[]>;
+
 /** The enabled workflows a trigger starts: one GetItem of its index item. */
-export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind, target: string): Promise<{ workflowId: string; version: number; allowReentry: boolean; since?: number }[]> {
+export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind, target: string): Promise<TriggeredWorkflow[]> {
   const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.trigger(projectId, kind, target), ConsistentRead: true }));
   return Object.entries(Item ?? {})
     .filter(([name]) => name.startsWith(workflowKeys.triggerEntryPrefix))
-    .map(([name, entry]) => ({ workflowId: name.slice(workflowKeys.triggerEntryPrefix.length), ...(entry as { version: number; allowReentry: boolean; since?: number }) }));
+    .map(([name, entry]) => ({ workflowId: name.slice(workflowKeys.triggerEntryPrefix.length), ...(entry as Omit<TriggeredWorkflow, 'workflowId'>) }));
+}
+
+/**
+ * workflowsTriggeredBy once per trigger per stream batch: a batch's events of one name in one
+ * project read their index item once. Read after the batch was fetched, so a workflow enabled
+ * before a change was written is never missed (and `since` keeps it from what came before).
+ */
+export function triggerLoader(): TriggerLoader {
+  const loads = new Map<string, Promise<TriggeredWorkflow[]>>();
+  return (projectId, kind, target) => {
+    const key = JSON.stringify([projectId, kind, target]);
+    let loaded = loads.get(key);
+    if (!loaded) {
+      loaded = workflowsTriggeredBy(projectId, kind, target);
+      loaded.catch(() => loads.delete(key));
+      loads.set(key, loaded);
+    }
+    return loaded;
+  };
 }
 
 /**
@@ -77,10 +106,10 @@ export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind,
  * batch. A guard held by this very execution means a redelivery, whose first message is sent
  * again (a step's state changes are conditional, so a second message changes nothing).
  */
-export async function startExecutions(occurrence: TriggerOccurrence): Promise<number> {
+export async function startExecutions(occurrence: TriggerOccurrence, triggersOf: TriggerLoader = workflowsTriggeredBy): Promise<number> {
   const { projectId, contactId } = occurrence;
   // From before a workflow was listed (enabled) under this trigger: read late, it starts nothing there.
-  const workflows = (await workflowsTriggeredBy(projectId, occurrence.kind, occurrence.target)).filter((workflow) => workflow.since === undefined || occurrence.at >= workflow.since);
+  const workflows = (await triggersOf(projectId, occurrence.kind, occurrence.target)).filter((workflow) => workflow.since === undefined || occurrence.at >= workflow.since);
   if (workflows.length === 0) return 0;
   const [guards, versions] = await Promise.all([
     batchGetAll(

@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { decodeTime, ulid } from 'ulid';
 
 process.env.WORKFLOW_QUEUE_URL = 'http://localhost:9324/000000000000/workflows-test';
-const { occurrenceOf, startExecutions, wakeWaiting } = await import('../../../../shared/workflows/triggers');
+const { occurrenceOf, startExecutions, triggerLoader, wakeWaiting } = await import('../../../../shared/workflows/triggers');
 const { executionIdFor } = await import('../../../../shared/workflows/executions');
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -184,6 +184,30 @@ describe('startExecutions', () => {
     // Assess
     expect(entered).toBe(0);
     expect(sent()).toEqual([]);
+  });
+});
+
+describe('triggerLoader', () => {
+  it('reads a trigger\'s index item once for a batch\'s events of that name, and again after a failed read', async () => {
+    // Prepare: two contacts' "signed_up" in one batch, then a "paid"; the first read of "paid" fails
+    const index = { PK: `PROJECT#${P}`, SK: 'WORKFLOW_TRIGGER#EVENT#signed_up' };
+    ddb.on(GetCommand).resolves({});
+    ddb.on(GetCommand, { Key: index }).resolves({ Item: { ...index, [`w_${WA}`]: { version: 1, allowReentry: false } } });
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: 'WORKFLOW_TRIGGER#EVENT#paid' } }).rejectsOnce(new Error('throttled')).resolves({});
+    const triggersOf = triggerLoader();
+
+    // Act
+    const [first, second] = await Promise.all([triggersOf(P, 'EVENT', 'signed_up'), triggersOf(P, 'EVENT', 'signed_up')]);
+    const failed = await triggersOf(P, 'EVENT', 'paid').catch((error: Error) => error.message);
+    const retried = await triggersOf(P, 'EVENT', 'paid');
+
+    // Assess
+    expect(first).toEqual([{ workflowId: WA, version: 1, allowReentry: false }]);
+    expect(second).toBe(first);
+    expect(failed).toBe('throttled');
+    expect(retried).toEqual([]);
+    const reads = ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key!.SK);
+    expect(reads).toEqual(['WORKFLOW_TRIGGER#EVENT#signed_up', 'WORKFLOW_TRIGGER#EVENT#paid', 'WORKFLOW_TRIGGER#EVENT#paid']);
   });
 });
 
