@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { documentClient } from '../aws/clients';
+import { batchWriteAll } from '../db/batch';
 import { tableName } from '../db/table';
 import { updateIfStill } from '../db/transactions';
 import { accountKeys } from './keys';
@@ -172,17 +173,8 @@ export async function revokeSessions(userId: string, filter: { projectId?: strin
   return revoked;
 }
 
-async function deleteSessions(userId: string, sessions: Session[]): Promise<void> {
-  for (let start = 0; start < sessions.length; start += 25) {
-    let pending: Record<string, unknown>[] | undefined = sessions.slice(start, start + 25).map((session) => ({ DeleteRequest: { Key: accountKeys.session(userId, session.sessionId) } }));
-    for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt > 8) throw new Error('DynamoDB kept unprocessed session deletes');
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-      pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
-    }
-  }
-}
+
+const deleteSessions = (userId: string, sessions: Session[]) => batchWriteAll(sessions.map((session) => ({ DeleteRequest: { Key: accountKeys.session(userId, session.sessionId) } })));
 
 function toSession(item: Record<string, unknown>): Session {
   return {

@@ -1,8 +1,9 @@
-import { BatchWriteCommand, DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'aws-lambda';
 import { documentClient } from '../aws/clients';
 import { requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
+import { batchWriteAll } from '../db/batch';
 import { tableName } from '../db/table';
 import { updateIfStill } from '../db/transactions';
 import { logger } from '../observability/logger';
@@ -62,17 +63,7 @@ export async function routeToZones(projectId: string, campaignId: string, delive
 
 async function putHeld(projectId: string, campaignId: string, held: { id: string; moment: string }[]): Promise<void> {
   const expiresAt = Math.floor(Date.now() / 1000) + HELD_TTL_SECONDS;
-  for (let start = 0; start < held.length; start += 25) {
-    let requests: NonNullable<ConstructorParameters<typeof BatchWriteCommand>[0]['RequestItems']>[string] = held
-      .slice(start, start + 25)
-      .map(({ id, moment }) => ({ PutRequest: { Item: { ...campaignKeys.heldInZone(projectId, campaignId, moment, id), emailId: id, expiresAt } } }));
-    for (let attempt = 0; requests.length > 0; attempt++) {
-      if (attempt >= 8) throw new Error(`DynamoDB did not take ${requests.length} held emails`);
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-      const { UnprocessedItems } = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-      requests = UnprocessedItems?.[tableName] ?? [];
-    }
-  }
+  await batchWriteAll(held.map(({ id, moment }) => ({ PutRequest: { Item: { ...campaignKeys.heldInZone(projectId, campaignId, moment, id), emailId: id, expiresAt } } })));
 }
 
 async function readReleased(projectId: string, campaignId: string): Promise<Record<string, string>> {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type TransactWriteCommandInput, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { documentClient } from '../aws/clients';
+import { batchWriteAll } from '../db/batch';
 import { addToCounters } from '../db/counters';
 import { tableName } from '../db/table';
 import { updateIfStill, writeOnce } from '../db/transactions';
@@ -89,27 +90,12 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
 
 /**
  * Writes new email records, each with its content and its recipient reference (shared/db/README.md),
- * 25 items per BatchWriteItem, the batches of one call at once (three items per email: one after
- * another, a campaign's fan-out waited three round trips per 25 recipients), then counts them on
- * the project's email total.
+ * in BatchWriteItems sent at once (three items per email: one after another, a campaign's fan-out
+ * waited three round trips per 25 recipients), then counts them on the project's email total.
  */
 export async function putEmails(records: EmailRecord[]): Promise<void> {
-  const items = records.flatMap((record) => [toItem(record), contentItem(record), recipientItem(record)]);
-  const batches: Record<string, unknown>[][] = [];
-  for (let start = 0; start < items.length; start += 25) batches.push(items.slice(start, start + 25));
-  await Promise.all(batches.map(writeBatch));
+  await batchWriteAll(records.flatMap((record) => [toItem(record), contentItem(record), recipientItem(record)]).map((Item) => ({ PutRequest: { Item } })));
   await countEmails(records);
-}
-
-/** One BatchWriteItem of new items, retrying what DynamoDB leaves unprocessed. */
-async function writeBatch(items: Record<string, unknown>[]): Promise<void> {
-  let pending: Record<string, unknown>[] | undefined = items.map((item) => ({ PutRequest: { Item: item } }));
-  for (let attempt = 0; pending?.length; attempt++) {
-    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
-    const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
-    pending = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
-    if (attempt > 8 && pending?.length) throw new Error('DynamoDB kept unprocessed email records');
-  }
 }
 
 /**

@@ -1,6 +1,7 @@
-import { BatchWriteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
+import { batchWriteAll } from '../db/batch';
 import { tableName } from '../db/table';
 import { projectOfPartition } from '../projects/keys';
 import { segmentKeys } from './keys';
@@ -18,9 +19,6 @@ import { segmentKeys } from './keys';
 
 /** Members read and deleted per page (four BatchWriteItem calls). */
 export const CLEANUP_PAGE_SIZE = 100;
-/** BatchWriteItem's per-request maximum. */
-const WRITES_PER_REQUEST = 25;
-
 export const memberCleanupJobSchema = v.object({
   kind: v.literal('delete-members'),
   projectId: v.pipe(v.string(), v.nonEmpty()),
@@ -74,7 +72,7 @@ export async function runMemberCleanup(job: MemberCleanupJob, deadline: number):
       }),
     );
     const keys = (page.Items ?? []).map((item) => ({ PK: item.PK as string, SK: item.SK as string }));
-    await deleteAll(keys);
+    await batchWriteAll(keys.map((Key) => ({ DeleteRequest: { Key } })));
     deleted += keys.length;
     cursor = page.LastEvaluatedKey as Record<string, string> | undefined;
     if (!cursor) return { status: 'DONE', deleted };
@@ -83,15 +81,3 @@ export async function runMemberCleanup(job: MemberCleanupJob, deadline: number):
   }
 }
 
-/** Deletes the keys, 25 per BatchWriteItem, retrying what DynamoDB left unprocessed with backoff. */
-async function deleteAll(keys: { PK: string; SK: string }[]): Promise<void> {
-  for (let start = 0; start < keys.length; start += WRITES_PER_REQUEST) {
-    let requests: Record<string, unknown>[] | undefined = keys.slice(start, start + WRITES_PER_REQUEST).map((Key) => ({ DeleteRequest: { Key } }));
-    for (let attempt = 0; requests?.length; attempt++) {
-      if (attempt > 10) throw new Error(`BatchWriteItem left ${requests.length} deletes unprocessed`);
-      if (attempt) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** Math.min(attempt, 6)));
-      const result = await documentClient.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests as never } }));
-      requests = result.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
-    }
-  }
-}

@@ -12,6 +12,7 @@ import { eventIdBounds, eventKeys } from '../events/keys';
 import { compileFilter, eventWindows, type ContactView, type FilterGroup, type LastEventAt } from './filter';
 import { segmentKeys } from './keys';
 import { queryAll } from '../db/query';
+import { perBatchLoader } from '../streams/batch-loader';
 import { toContact } from '../contacts/contacts';
 
 /**
@@ -156,19 +157,7 @@ export function membershipDiff(desired: Iterable<string>, current: Iterable<stri
 export type SegmentLoader = (projectId: string) => Promise<TrackedSegment[]>;
 
 /** A loader that reads each project's list once; `forget` makes the next call read again. */
-export function segmentLoader(): SegmentLoader & { forget: (projectId: string) => void } {
-  const loads = new Map<string, Promise<TrackedSegment[]>>();
-  const load = (projectId: string) => {
-    let segments = loads.get(projectId);
-    if (!segments) {
-      segments = loadTrackedSegments(projectId);
-      segments.catch(() => loads.delete(projectId));
-      loads.set(projectId, segments);
-    }
-    return segments;
-  };
-  return Object.assign(load, { forget: (projectId: string) => void loads.delete(projectId) });
-}
+export const segmentLoader = (): SegmentLoader & { forget: (projectId: string) => void } => perBatchLoader(loadTrackedSegments);
 
 export async function loadTrackedSegments(projectId: string): Promise<TrackedSegment[]> {
   const items = await queryAll({

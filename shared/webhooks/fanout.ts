@@ -1,3 +1,4 @@
+import { perBatchLoader } from '../streams/batch-loader';
 import type { StreamChange } from '../streams/handler';
 import { queueDeliveries } from './delivery-queue';
 import { loadSubscriptions } from './subscriptions';
@@ -12,18 +13,7 @@ export type SubscriptionLoader = (projectId: string) => Promise<{ endpointId: st
  * the project's subscription index, whether it has endpoints or not. That read is all a project
  * without endpoints costs per batch.
  */
-export function subscriptionLoader(): SubscriptionLoader {
-  const loads = new Map<string, ReturnType<SubscriptionLoader>>();
-  return (projectId) => {
-    let subscriptions = loads.get(projectId);
-    if (!subscriptions) {
-      subscriptions = loadSubscriptions(projectId);
-      subscriptions.catch(() => loads.delete(projectId));
-      loads.set(projectId, subscriptions);
-    }
-    return subscriptions;
-  };
-}
+export const subscriptionLoader = (): SubscriptionLoader => perBatchLoader(loadSubscriptions);
 
 /** Queues one delivery per (event, subscribed endpoint) for a project's changes, in stream order. */
 export async function fanOut(projectId: string, changes: StreamChange[], subscriptionsOf: SubscriptionLoader): Promise<void> {

@@ -8,6 +8,7 @@ import { tableName } from '../db/table';
 import { eventKeys } from '../events/keys';
 import { projectOfPartition } from '../projects/keys';
 import { ENTERED, EXITED } from '../segments/membership';
+import { perBatchLoader } from '../streams/batch-loader';
 import type { StreamChange } from '../streams/handler';
 import { enterWorkflows, executionIdFor, firstStepStart, type Entry, type ExecutionTrigger } from './executions';
 import { workflowKeys, type TriggerKind } from './keys';
@@ -84,19 +85,7 @@ export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind,
  * project read their index item once. Read after the batch was fetched, so a workflow enabled
  * before a change was written is never missed (and `since` keeps it from what came before).
  */
-export function triggerLoader(): TriggerLoader {
-  const loads = new Map<string, Promise<TriggeredWorkflow[]>>();
-  return (projectId, kind, target) => {
-    const key = JSON.stringify([projectId, kind, target]);
-    let loaded = loads.get(key);
-    if (!loaded) {
-      loaded = workflowsTriggeredBy(projectId, kind, target);
-      loaded.catch(() => loads.delete(key));
-      loads.set(key, loaded);
-    }
-    return loaded;
-  };
-}
+export const triggerLoader = (): TriggerLoader => perBatchLoader(workflowsTriggeredBy);
 
 /**
  * Enters the contact into each workflow the occurrence triggers: the contacts' entry guards read
