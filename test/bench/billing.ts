@@ -12,7 +12,8 @@
  * same rule DynamoDB Local applies to single writes — checked by test/unit/test/bench/billing.test.ts.
  *
  * Messages for the queues named to the meter are caught (answered as SQS would, never sent), so
- * that their consumers can be run here on them rather than by the stack.
+ * that their consumers can be run here on them rather than by the stack; so are SES's SendEmail
+ * calls, whose Send and Delivery events the bench feeds to ses-events itself.
  *
  * Imported only after pointServiceAtStack and pointQueuesAtStack.
  */
@@ -192,9 +193,13 @@ function install(harness: DynamoDBDocumentClient) {
     return next(args);
   };
 
-  const ses: Middleware = (next) => async (args) => {
-    if (bill) bill.sesRequests++;
-    return next(args);
+  // SES is answered here too: the stack's SES would publish its own Send and Delivery of each
+  // mail to the stack's ses-events, beside the ones the bench feeds its in-process handler.
+  const ses: Middleware = (next, context) => async (args) => {
+    if (!bill) return next(args);
+    bill.sesRequests++;
+    if (commandName(context) !== 'SendEmail') return next(args);
+    return { output: { MessageId: `bench-${randomUUID()}`, $metadata: {} }, response: {} };
   };
 
   (dynamoDb as WithMiddleware).middlewareStack.add(dynamo as never, { step: 'initialize', name: 'benchBilling' });
