@@ -1,8 +1,9 @@
+import { decodeTime, ulid } from 'ulid';
 import { countDaily } from '../analytics/counters';
 import { patchContact } from '../contacts/contacts';
 import { writeOnce, type TransactItem } from '../db/transactions';
-import { finishClaimItem, type EmailStatus, type StoredEmail } from '../emails/emails';
-import { countEvents, eventWriteItems, newEvent, type ContactEvent } from '../events/events';
+import { finishClaim, type EmailStatus, type SendEndStatus, type StoredEmail } from '../emails/emails';
+import { countEvents, eventWriteItems, type ContactEvent } from '../events/events';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { countMetric, metricNames } from '../observability/metrics';
@@ -64,34 +65,71 @@ export async function recordOutcome(outcome: Outcome, listeners: readonly Outcom
   return true;
 }
 
-/** How the sender ends an email: the status (with the fields written beside it) and the contact event that tells it. */
-export interface SendEnd {
-  status: EmailStatus;
-  fields: Record<string, unknown>;
-  event: string;
-  data: Record<string, unknown>;
+/** The contact event that tells each way a sender ends an email. */
+const SEND_END_EVENTS: Record<SendEndStatus, string> = {
+  SENT: 'email.sent',
+  FAILED: 'email.failed',
+  SUPPRESSED: 'email.suppressed',
+  CANCELLED: 'email.cancelled',
+};
+
+/**
+ * The sender's end of an email it claimed, in two writes rather than one transaction (which
+ * DynamoDB bills at twice the units of both items): the claim ends with `status` and `fields`,
+ * the record marked with the end and its event's id (its condition refuses once the claim is no
+ * longer this sender's: another sender or an SES event finished it, and that one recorded it);
+ * then the event (recordSendEndEvent). A sender that stops between the two leaves the event owed
+ * on the record: its message comes back, finds the email done, and writes it then
+ * (shared/sending/sender.ts). Returns the record as ended, or undefined when someone else ended it.
+ * `fields` carry the reason as `failureReason`, or the SES message id: the event is made from them.
+ */
+export async function recordSendEnd(email: StoredEmail, status: SendEndStatus, fields: Record<string, unknown>, listeners: readonly OutcomeListener[]): Promise<StoredEmail | undefined> {
+  const ended = await endClaim(email, status, fields);
+  if (ended) await recordSendEndEvent(ended, listeners);
+  return ended;
+}
+
+/** The first of recordSendEnd's two writes: the record as ended, or undefined when someone else ended it. */
+export async function endClaim(email: StoredEmail, status: SendEndStatus, fields: Record<string, unknown>): Promise<StoredEmail | undefined> {
+  const ended = await finishClaim(email, status, fields, ulid());
+  if (!ended) logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status });
+  return ended;
 }
 
 /**
- * The sender's end of an email it claimed: the claim ends with `end.status` (its condition refuses
- * once the claim is no longer this sender's — another sender or an SES Send event finished it, and
- * that one counted it) and the event is recorded with it.
+ * Writes the event a sender's end owes (the record's `sendEnd`) unless it is written, made from
+ * the record alone, so every try writes the same item; only the write that makes it is counted
+ * and told to the listeners. A record no sender ended has nothing owed.
  */
-export async function recordSendEnd(email: StoredEmail, end: SendEnd, listeners: readonly OutcomeListener[]): Promise<void> {
-  const event = newEvent({ name: end.event, contactId: email.contactId, emailId: email.id, data: { ...end.data, subject: email.subject, source: email.source } });
-  const sent = end.status === 'SENT';
-  const recorded = await recordOutcome(
+export async function recordSendEndEvent(ended: StoredEmail, listeners: readonly OutcomeListener[]): Promise<void> {
+  const event = sendEndEvent(ended);
+  if (!event) return;
+  const sent = ended.sendEnd!.status === 'SENT';
+  await recordOutcome(
     {
-      email,
-      transition: finishClaimItem(email.projectId, email.id, end.status, end.fields),
+      email: ended,
       events: [event],
       metrics: sent ? ['sent'] : [],
       daily: sent ? [{ metric: 'sent', at: event.createdAt }] : [],
-      settles: end.status,
+      settles: ended.sendEnd!.status,
     },
     listeners,
   );
-  if (!recorded) logger.warn('Email was finished by someone else; leaving it', { projectId: email.projectId, emailId: email.id, status: end.status });
+}
+
+/** The event of a sender's end: at the time of its id, with the SES message id (sent) or the reason (failed, suppressed, cancelled). */
+export function sendEndEvent(ended: StoredEmail): ContactEvent | undefined {
+  const end = ended.sendEnd;
+  if (!end) return undefined;
+  const told = end.status === 'SENT' ? { sesMessageId: ended.sesMessageId } : { reason: ended.failureReason };
+  return {
+    id: end.eventId,
+    name: SEND_END_EVENTS[end.status],
+    contactId: ended.contactId,
+    emailId: ended.id,
+    data: { ...told, subject: ended.subject, source: ended.source },
+    createdAt: new Date(decodeTime(end.eventId)).toISOString(),
+  };
 }
 
 /** A permanent bounce or a complaint unsubscribes the contact (gone contacts are fine). */

@@ -65,6 +65,18 @@ export interface EmailRecord {
   leaseUntil?: number;
   /** A campaign's A/B sample mail: the index of its subject variant (shared/campaigns/ab-test.ts). */
   abVariant?: number;
+  /** The claim that is sending it or last sent it (claimEmail). */
+  claimToken?: string;
+  /** How the sender ended it, and the id of the contact event that tells it (shared/delivery/outcomes.ts recordSendEnd). */
+  sendEnd?: SendEndMark;
+}
+
+/** The statuses a sender ends its claim with. */
+export type SendEndStatus = Extract<EmailStatus, 'SENT' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED'>;
+
+export interface SendEndMark {
+  status: SendEndStatus;
+  eventId: string;
 }
 
 /**
@@ -199,7 +211,7 @@ export async function withContent(email: StoredEmail): Promise<EmailRecord> {
  * of another sender's live lease, or, for a claim that ran out unfinished (`unsettled`), the end of
  * its grace); or nothing left to send.
  */
-export type Claim = { status: 'claimed'; email: StoredEmail } | { status: 'held'; until: number; unsettled: boolean } | { status: 'done' };
+export type Claim = { status: 'claimed'; email: StoredEmail } | { status: 'held'; until: number; unsettled: boolean } | { status: 'done'; email?: StoredEmail };
 
 /** How long a claim owns the email, and how long after a claim ran out it stays untouchable. */
 export interface ClaimTerms {
@@ -219,7 +231,8 @@ export interface ClaimTerms {
  * and takes it instead of reading it as someone else's. A live claim of another sender (a second
  * message for the same email) is `held` until that lease ends, in case that sender dies before
  * finishing; a claim that ran out within the grace is `held` until the grace ends. Sent, failed,
- * suppressed or gone: `done`, the message is finished.
+ * suppressed or gone: `done` (with the record, which the refused claim hands back), the message is
+ * finished.
  */
 export async function claimEmail(projectId: string, emailId: string, terms: ClaimTerms, now = Date.now(), token: string = randomUUID()): Promise<Claim> {
   try {
@@ -239,22 +252,49 @@ export async function claimEmail(projectId: string, emailId: string, terms: Clai
           ':settledBefore': now - terms.graceMs,
         },
         ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
     );
     return { status: 'claimed', email: fromItem(Attributes!) };
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    const found = refusedItem(error);
+    if (!found) return { status: 'done' };
+    // QUEUED again (a claim given back since the condition was read): held for a moment, then claimed on the retry.
+    if (found.status === 'QUEUED') return { status: 'held', until: now, unsettled: false };
+    if (found.status === 'SENDING') {
+      const leaseUntil = found.leaseUntil ?? now;
+      return leaseUntil > now ? { status: 'held', until: leaseUntil, unsettled: false } : { status: 'held', until: leaseUntil + terms.graceMs, unsettled: true };
+    }
+    return { status: 'done', email: found };
   }
-  const { Item } = await documentClient.send(
-    new GetCommand({ TableName: tableName, Key: emailKeys.email(projectId, emailId), ConsistentRead: true, ProjectionExpression: '#status, leaseUntil', ExpressionAttributeNames: { '#status': 'status' } }),
-  );
-  // QUEUED again (a claim given back since): held for a moment, then claimed on the retry.
-  if (Item?.status === 'QUEUED') return { status: 'held', until: now, unsettled: false };
-  if (Item?.status === 'SENDING') {
-    const leaseUntil = (Item.leaseUntil as number | undefined) ?? now;
-    return leaseUntil > now ? { status: 'held', until: leaseUntil, unsettled: false } : { status: 'held', until: leaseUntil + terms.graceMs, unsettled: true };
+}
+
+/** The record a refused conditional write hands back (ReturnValuesOnConditionCheckFailure ALL_OLD), in DynamoDB's wire format. */
+function refusedItem(error: unknown): StoredEmail | undefined {
+  const item = (error as { Item?: Record<string, AttributeValue> }).Item;
+  return item ? fromItem(unmarshall(item)) : undefined;
+}
+
+/**
+ * Ends this claim with `status` and `fields`, marking the record with the end and the id of the
+ * event that tells it (the event is written after, on its own: recordSendEnd in
+ * shared/delivery/outcomes.ts). One conditional UpdateItem (SENDING → status). Returns the record
+ * as ended — also when an earlier try of this very end went through and its answer was lost —
+ * or undefined when the email was no longer this claim's to end (another sender or an SES event
+ * finished it).
+ */
+export async function finishClaim(email: StoredEmail, status: SendEndStatus, fields: Record<string, unknown>, eventId: string): Promise<StoredEmail | undefined> {
+  const sendEnd: SendEndMark = { status, eventId };
+  const { Update } = finishClaimItem(email.projectId, email.id, status, { ...fields, sendEnd });
+  try {
+    const { Attributes } = await documentClient.send(new UpdateCommand({ ...(Update as UpdateCommandInput), ReturnValues: 'ALL_NEW', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' }));
+    return fromItem(Attributes!);
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    const found = refusedItem(error);
+    return found && email.claimToken !== undefined && found.claimToken === email.claimToken && found.sendEnd?.status === status ? found : undefined;
   }
-  return { status: 'done' };
 }
 
 /** The update that ends a claim (SENDING → status); extra items join the same transaction. */
@@ -376,8 +416,6 @@ export async function advanceStatus(projectId: string, emailId: string, status: 
     return Attributes ? { moved: true, email: fromItem(Attributes) } : { moved: false, email: undefined };
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    // The document client leaves the item of a failed condition in DynamoDB's wire format.
-    const item = (error as { Item?: Record<string, AttributeValue> }).Item;
-    return { moved: false, email: item ? fromItem(unmarshall(item)) : undefined };
+    return { moved: false, email: refusedItem(error) };
   }
 }

@@ -8,7 +8,7 @@ import { integerEnv, requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { contactKeys } from '../contacts/keys';
 import { tableName } from '../db/table';
-import { recordSendEnd, type OutcomeListener } from '../delivery/outcomes';
+import { endClaim, recordSendEnd, recordSendEndEvent, type OutcomeListener } from '../delivery/outcomes';
 import { claimEmail, releaseEmail, withContent, type EmailRecord, type SendMessage, type StoredEmail } from '../emails/emails';
 import { logger } from '../observability/logger';
 import { countMetric, metricNames, timeMetric } from '../observability/metrics';
@@ -77,11 +77,11 @@ export const sendMessageProcessor =
 
 /**
  * Sends one email record, at most once per claim:
- * claim (QUEUED → SENDING with a lease; a redelivered message finds the email sent, or comes
- * back after another sender's lease, or after the grace of a claim that ran out unfinished) →
- * marketing to an unsubscribed contact, or any mail to a suppressed address → SUPPRESSED →
- * attachments from S3 → a paced slot (none in time: the claim is given back) → SES SendEmail →
- * SENT + `email.sent` in one transaction.
+ * claim (QUEUED → SENDING with a lease; a redelivered message finds the email sent, and writes
+ * the event its end still owes, or comes back after another sender's lease, or after the grace of
+ * a claim that ran out unfinished) → marketing to an unsubscribed contact, or any mail to a
+ * suppressed address → SUPPRESSED → attachments from S3 → a paced slot (none in time: the claim
+ * is given back) → SES SendEmail → SENT, then `email.sent` (recordSendEnd).
  * SES throttling or trouble: the claim is released and the message retried after a backoff
  * (RetryLater); SES rejection: FAILED + `email.failed`, not retried.
  */
@@ -98,6 +98,8 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
     throw new RetryLater(Math.max(1, Math.ceil((claim.until - Date.now()) / 1000) + 1), reason);
   }
   if (claim.status === 'done') {
+    // A sender that stopped between ending its claim and writing the end's event left it owed: written now (a no-op when it is there).
+    if (claim.email) await recordSendEndEvent(claim.email, listeners);
     logger.info('Email not there to send (already sent, failed or suppressed); message done', log);
     return;
   }
@@ -110,14 +112,14 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
     if (email.source.type === 'campaign' && (await recentQueuedMailFate(email.projectId, email.source.id!)) !== 'send' && (await holdCampaignMail(email, listeners))) return;
     const blocked = await blockReason(email);
     if (blocked) {
-      await recordSendEnd(email, { status: 'SUPPRESSED', fields: { failureReason: blocked }, event: 'email.suppressed', data: { reason: blocked } }, listeners);
+      await recordSendEnd(email, 'SUPPRESSED', { failureReason: blocked }, listeners);
       logger.info('Email suppressed', { ...log, reason: blocked });
       return;
     }
     // The content (its own item) is read with the attachments, before the slot: nothing between the slot and SES.
     const [loaded, withItsContent] = await Promise.all([loadAttachments(email), withContent(email)]);
     if (!loaded) {
-      await recordSendEnd(email, { status: 'FAILED', fields: { failureReason: 'ATTACHMENT_MISSING' }, event: 'email.failed', data: { reason: 'ATTACHMENT_MISSING' } }, listeners);
+      await recordSendEnd(email, 'FAILED', { failureReason: 'ATTACHMENT_MISSING' }, listeners);
       logger.error('Attachment missing from the payload bucket; email failed', log);
       return;
     }
@@ -140,7 +142,7 @@ async function processEmail(message: SendMessage, record: SQSRecord | undefined,
     const verdict = classifySesError(error);
     if (isSesThrottle(error)) countMetric(metricNames.sesThrottles);
     if (verdict.action === 'reject') {
-      await recordSendEnd(email, { status: 'FAILED', fields: { failureReason: verdict.reason }, event: 'email.failed', data: { reason: verdict.reason } }, listeners);
+      await recordSendEnd(email, 'FAILED', { failureReason: verdict.reason }, listeners);
       logger.warn('SES rejected the email; failed for good', { ...log, reason: verdict.reason });
       return;
     }
@@ -186,7 +188,7 @@ async function holdCampaignMail(email: StoredEmail, listeners: readonly OutcomeL
     const fate = await queuedMailFate(email.projectId, email.source.id!);
     if (fate === 'send') return false;
     if (fate === 'cancel') {
-      await recordSendEnd(email, { status: 'CANCELLED', fields: { failureReason: 'CAMPAIGN_CANCELLED' }, event: 'email.cancelled', data: { reason: 'CAMPAIGN_CANCELLED' } }, listeners);
+      await recordSendEnd(email, 'CANCELLED', { failureReason: 'CAMPAIGN_CANCELLED' }, listeners);
       logger.info('Campaign cancelled; email not sent', log);
       return true;
     }
@@ -246,20 +248,31 @@ async function loadAttachments(email: StoredEmail): Promise<AttachmentContent[] 
 
 /**
  * After SES accepted the mail, the record must say so — but the message must not be retried for
- * it: a redelivery would claim the email again once its lease ends and send it twice. So the
- * write is retried here, and if DynamoDB still refuses, the error is logged (with the SES message
- * id) and the message is done: the email stays SENDING rather than going out twice.
+ * it while the email is SENDING: a redelivery would claim the email again once its lease ends and
+ * send it twice. So the end is retried here, and if DynamoDB still refuses, the error is logged
+ * (with the SES message id) and the message is done: the email stays SENDING rather than going
+ * out twice, and SES's Send event records it (shared/delivery/ses-events.ts). Once the email is
+ * SENT a redelivery cannot send it again, so an email.sent that could not be written is left to
+ * the message's redelivery, which writes what the record owes.
  */
 async function recordSent(email: StoredEmail, sesMessageId: string, listeners: readonly OutcomeListener[]): Promise<void> {
+  let ended: StoredEmail | undefined;
+  try {
+    ended = await retried(() => endClaim(email, 'SENT', { sesMessageId, sentAt: new Date().toISOString() }));
+  } catch (error) {
+    logger.error('Sent, but could not record it; the email stays SENDING', { projectId: email.projectId, emailId: email.id, sesMessageId, error: error as Error });
+    return;
+  }
+  if (ended) await retried(() => recordSendEndEvent(ended, listeners));
+}
+
+/** `write`, tried up to RECORD_ATTEMPTS times with a doubling pause; the last error is thrown. */
+async function retried<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await recordSendEnd(email, { status: 'SENT', fields: { sesMessageId, sentAt: new Date().toISOString() }, event: 'email.sent', data: { sesMessageId } }, listeners);
-      return;
+      return await write();
     } catch (error) {
-      if (attempt >= RECORD_ATTEMPTS) {
-        logger.error('Sent, but could not record it; the email stays SENDING', { projectId: email.projectId, emailId: email.id, sesMessageId, error: error as Error });
-        return;
-      }
+      if (attempt >= RECORD_ATTEMPTS) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
     }
   }

@@ -17,5 +17,17 @@ export const sendingEmailRecord = (overrides: Partial<EmailRecord> = {}): EmailR
   status: 'SENDING',
   createdAt: '2026-11-22T10:00:00.000Z',
   updatedAt: '2026-11-22T10:00:01.000Z',
+  claimToken: 'claim-1',
   ...overrides,
 });
+
+/**
+ * DynamoDB's answer (ALL_NEW) to the sender's end of a claim (finishClaim): `stored` with the
+ * update's status and its `#fN` fields.
+ */
+export function endedItem(stored: object, input: { ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> }): Record<string, unknown> {
+  const fields = Object.entries(input.ExpressionAttributeNames ?? {})
+    .filter(([placeholder]) => placeholder.startsWith('#f'))
+    .map(([placeholder, name]) => [name, input.ExpressionAttributeValues![`:${placeholder.slice(1)}`]]);
+  return { PK: 'PROJECT#P1', SK: 'EMAIL#E1', ...stored, status: input.ExpressionAttributeValues![':status'], ...Object.fromEntries(fields) };
+}

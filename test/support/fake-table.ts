@@ -2,13 +2,14 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { marshall } from '@aws-sdk/util-dynamodb';
 
 /**
  * An in-memory single table behind a mocked document client, for unit tests that drive several
  * writers through it step by step. It understands the expressions the segment membership code
  * uses (begins_with and BETWEEN sort-key queries, GSI1/GSI2 range queries with a name filter,
  * condition expressions of comparisons, AND/OR/NOT and attribute_(not_)exists, SET, ADD and REMOVE
- * updates, an update's ReturnValues ALL_NEW and UPDATED_OLD, Limit and ExclusiveStartKey on the table).
+ * updates, an update's ReturnValues ALL_NEW and UPDATED_OLD (and ALL_OLD on a failed condition), Limit and ExclusiveStartKey on the table).
  *
  * `hold(name, matches)` parks every matching command until `release(name)`, and the command then
  * runs against the table as it is at release: a test orders the writers' reads and writes. A
@@ -71,10 +72,12 @@ export class FakeTable {
     );
     stub.on(UpdateCommand).callsFake((input: Input) =>
       this.run('Update', input, () => {
-        if (!this.holds(input.ConditionExpression, this.get(input.Key), input.ExpressionAttributeValues, input.ExpressionAttributeNames)) {
-          throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
-        }
         const before = this.get(input.Key);
+        if (!this.holds(input.ConditionExpression, before, input.ExpressionAttributeValues, input.ExpressionAttributeNames)) {
+          // ALL_OLD on a failed condition: the item as it is, in DynamoDB's wire format (the document client leaves it so).
+          const item = input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD' && before ? { Item: marshall(before, { removeUndefinedValues: true }) } : {};
+          throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', ...item });
+        }
         this.update(input);
         if (input.ReturnValues === 'ALL_NEW') return { Attributes: this.get(input.Key) };
         // UPDATED_OLD: the whole old item stands in for its updated attributes (none when the update made it).

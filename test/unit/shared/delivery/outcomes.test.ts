@@ -1,10 +1,12 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { decodeTime } from 'ulid';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { recordOutcome, recordSendEnd, type Outcome, type OutcomeListener } from '../../../../shared/delivery/outcomes';
+import { recordOutcome, recordSendEnd, recordSendEndEvent, type Outcome, type OutcomeListener } from '../../../../shared/delivery/outcomes';
 import { finishClaimItem } from '../../../../shared/emails/emails';
 import { newEvent } from '../../../../shared/events/events';
-import { sendingEmailRecord } from '../../../support/email-fixtures';
+import { endedItem, sendingEmailRecord } from '../../../support/email-fixtures';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
@@ -123,25 +125,30 @@ describe('recordOutcome', () => {
 });
 
 describe('recordSendEnd', () => {
+  const eventPuts = () => ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!);
+
   beforeEach(() => {
     ddb.reset();
     // Counters that exist already (a name seen before is not counted again on the names total).
-    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
-    ddb.on(TransactWriteCommand).resolves({});
+    ddb.on(UpdateCommand).callsFake((input) => (input.Key.SK === 'EMAIL#E1' ? { Attributes: endedItem(email, input) } : { Attributes: { count: 1 } }));
+    ddb.on(PutCommand).resolves({});
   });
 
-  it('ends the claim with SENT and email.sent in one transaction, counts sent for the source and the day, and settles the email with the listeners', async () => {
+  it('ends the claim with SENT in one conditional write marked with its event, then writes email.sent on its own (no transaction), counts sent for the source and the day, and settles the email with the listeners', async () => {
     // Prepare
     const told: Outcome[] = [];
 
     // Act
-    await recordSendEnd(email, { status: 'SENT', fields: { sesMessageId: 'ses-1' }, event: 'email.sent', data: { sesMessageId: 'ses-1' } }, [async (outcome) => void told.push(outcome)]);
+    const result = await recordSendEnd(email, 'SENT', { sesMessageId: 'ses-1' }, [async (outcome) => void told.push(outcome)]);
 
     // Assess
-    const [items] = transactions();
-    expect(items![0]!.Update).toMatchObject({ Key: emailKey, ConditionExpression: '#status = :sending', ExpressionAttributeValues: expect.objectContaining({ ':status': 'SENT', ':f0': 'ses-1' }) });
-    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } } });
-    const day = (items![1]!.Put!.Item!.createdAt as string).slice(0, 10);
+    expect(transactions()).toEqual([]);
+    const end = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).find((input) => input.Key?.SK === 'EMAIL#E1')!;
+    expect(end).toMatchObject({ ConditionExpression: '#status = :sending', ExpressionAttributeValues: expect.objectContaining({ ':status': 'SENT', ':f0': 'ses-1' }) });
+    const [event] = eventPuts();
+    expect(event).toMatchObject({ eventId: result!.sendEnd!.eventId, name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } } });
+    expect(result!.sendEnd).toEqual({ status: 'SENT', eventId: expect.any(String) });
+    const day = (event!.createdAt as string).slice(0, 10);
     expect(counterKeys()).toEqual(expect.arrayContaining(['EVENT_NAME#email.sent', 'COUNTER#EVENTS', 'STATS#transactional', `ANALYTICS_DAY#${day}`]));
     expect(told.map((outcome) => [outcome.settles, outcome.metrics])).toEqual([['SENT', ['sent']]]);
   });
@@ -151,22 +158,98 @@ describe('recordSendEnd', () => {
     const told: Outcome[] = [];
 
     // Act
-    await recordSendEnd(email, { status: 'FAILED', fields: { failureReason: 'ATTACHMENT_MISSING' }, event: 'email.failed', data: { reason: 'ATTACHMENT_MISSING' } }, [async (outcome) => void told.push(outcome)]);
+    await recordSendEnd(email, 'FAILED', { failureReason: 'ATTACHMENT_MISSING' }, [async (outcome) => void told.push(outcome)]);
 
     // Assess
-    expect(transactions()[0]![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'FAILED', ':f0': 'ATTACHMENT_MISSING' });
+    expect(eventPuts()).toEqual([expect.objectContaining({ name: 'email.failed', data: { reason: 'ATTACHMENT_MISSING', subject: 'Hello', source: { type: 'transactional' } } })]);
     expect(counterKeys().sort()).toEqual(['COUNTER#EVENTS', 'EVENT_NAME#email.failed']);
     expect(told.map((outcome) => [outcome.settles, outcome.metrics])).toEqual([['FAILED', []]]);
   });
 
-  it('leaves an email someone else finished as it is: no error, nothing counted, no listener told', async () => {
-    // Prepare
+  it('leaves an email someone else finished as it is: no event, nothing counted, no listener told', async () => {
+    // Prepare: an SES event moved it SENT meanwhile, with no sender's end on it
     const told: Outcome[] = [];
-    ddb.on(TransactWriteCommand).rejects(refused());
+    ddb.on(UpdateCommand, { Key: emailKey }).rejects(conditionFailed({ ...email, status: 'SENT' }));
 
-    // Act / Assess
-    await expect(recordSendEnd(email, { status: 'SENT', fields: {}, event: 'email.sent', data: {} }, [async (outcome) => void told.push(outcome)])).resolves.toBeUndefined();
+    // Act
+    const result = await recordSendEnd(email, 'SENT', { sesMessageId: 'ses-1' }, [async (outcome) => void told.push(outcome)]);
+
+    // Assess
+    expect(result).toBeUndefined();
+    expect(eventPuts()).toEqual([]);
     expect(counterUpdates()).toEqual([]);
     expect(told).toEqual([]);
   });
+
+  it('writes the event an earlier try of the same end owes (its answer was lost), under the earlier id', async () => {
+    // Prepare: the end went through before, with its own event id; this try's write is refused
+    const earlier = { status: 'SENT' as const, eventId: '01JD0000010000000000000000' };
+    ddb.on(UpdateCommand, { Key: emailKey }).rejects(conditionFailed({ ...email, status: 'SENT', sesMessageId: 'ses-1', sendEnd: earlier }));
+
+    // Act
+    await recordSendEnd(email, 'SENT', { sesMessageId: 'ses-1' }, []);
+
+    // Assess
+    expect(eventPuts()).toEqual([expect.objectContaining({ eventId: earlier.eventId, name: 'email.sent', createdAt: new Date(decodeTime(earlier.eventId)).toISOString() })]);
+  });
+
+  it("does not take another claim's end for its own", async () => {
+    // Prepare: another sender (another claim) ended it SENT
+    ddb.on(UpdateCommand, { Key: emailKey }).rejects(conditionFailed({ ...email, claimToken: 'claim-2', status: 'SENT', sendEnd: { status: 'SENT', eventId: '01JD0000010000000000000000' } }));
+
+    // Act
+    await recordSendEnd(email, 'SENT', { sesMessageId: 'ses-1' }, []);
+
+    // Assess
+    expect(eventPuts()).toEqual([]);
+  });
 });
+
+describe('recordSendEndEvent', () => {
+  const endedRecord = { ...email, status: 'DELIVERED' as const, sesMessageId: 'ses-1', sendEnd: { status: 'SENT' as const, eventId: '01JD0000010000000000000000' } };
+
+  beforeEach(() => {
+    ddb.reset();
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
+  });
+
+  it('writes the owed event from the record alone, and counts it, also after the email moved on', async () => {
+    // Prepare
+    ddb.on(PutCommand).resolves({});
+    const told: Outcome[] = [];
+
+    // Act
+    await recordSendEndEvent(endedRecord, [async (outcome) => void told.push(outcome)]);
+
+    // Assess
+    expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input)).toEqual([
+      expect.objectContaining({ ConditionExpression: 'attribute_not_exists(PK)', Item: expect.objectContaining({ eventId: endedRecord.sendEnd.eventId, name: 'email.sent', data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } } }) }),
+    ]);
+    expect(counterKeys()).toContain('STATS#transactional');
+    expect(told.map((outcome) => outcome.settles)).toEqual(['SENT']);
+  });
+
+  it('counts nothing and tells no listener when the event is written already', async () => {
+    // Prepare
+    ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
+    const told: Outcome[] = [];
+
+    // Act
+    await recordSendEndEvent(endedRecord, [async (outcome) => void told.push(outcome)]);
+
+    // Assess
+    expect(counterUpdates()).toEqual([]);
+    expect(told).toEqual([]);
+  });
+
+  it('owes nothing for a record no sender ended', async () => {
+    await recordSendEndEvent({ ...email, status: 'SENT' }, []);
+
+    expect(ddb.commandCalls(PutCommand)).toEqual([]);
+  });
+});
+
+/** A refused conditional write, with the item as it is (ReturnValuesOnConditionCheckFailure ALL_OLD, in DynamoDB's wire format). */
+function conditionFailed(item: Record<string, unknown>) {
+  return Object.assign(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }), { Item: marshall({ ...emailKey, ...item }, { removeUndefinedValues: true }) });
+}

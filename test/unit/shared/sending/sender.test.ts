@@ -1,9 +1,10 @@
 import { jest } from '@jest/globals';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { GetObjectCommand, NoSuchKey, S3Client } from '@aws-sdk/client-s3';
 import { MessageRejected, SendEmailCommand, SESv2Client, TooManyRequestsException } from '@aws-sdk/client-sesv2';
 import { ChangeMessageVisibilityCommand, GetQueueUrlCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../../functions/sender/handler';
@@ -12,7 +13,7 @@ import { putEmails, type EmailRecord } from '../../../../shared/emails/emails';
 import { logger } from '../../../../shared/observability/logger';
 import { resetPacerMemory } from '../../../../shared/sending/pacer';
 import { retryDelaySeconds } from '../../../../shared/sending/sender';
-import { sendingEmailRecord } from '../../../support/email-fixtures';
+import { endedItem, sendingEmailRecord } from '../../../support/email-fixtures';
 import { sqsRecord } from '../../../support/sqs-records';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -45,9 +46,11 @@ const sendBody = JSON.stringify({ projectId: 'P1', emailId: 'E1' });
 /** DynamoDB as the sender sees it: the claim returns the record, pacer and release succeed. */
 function prepareTable(stored: EmailRecord = email, { subscribed = true, suppressed = false } = {}) {
   ddb.on(UpdateCommand).callsFake(async (input: UpdateCommandInput) => {
-    if (input.Key!.SK === 'EMAIL#E1' && input.ReturnValues === 'ALL_NEW') return { Attributes: { ...emailKey, ...stored } };
+    if (input.Key!.SK === 'EMAIL#E1' && isClaim(input)) return { Attributes: { ...emailKey, ...stored } };
+    if (input.Key!.SK === 'EMAIL#E1' && isEnd(input)) return { Attributes: endedItem(stored, input) };
     return {};
   });
+  ddb.on(PutCommand).resolves({});
   ddb.on(GetCommand, { Key: contactKey }).resolves({ Item: { subscribed } });
   ddb.on(GetCommand, { Key: suppressionKey }).resolves(suppressed ? { Item: { PK: 'PROJECT#P1' } } : {});
   ddb.on(TransactWriteCommand).resolves({});
@@ -67,7 +70,14 @@ async function contentItemOf(written: EmailRecord): Promise<Record<string, unkno
 const withoutContent = ({ html: _html, text: _text, ...rest }: EmailRecord) => rest as EmailRecord;
 
 const updates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
-const claims = () => updates().filter((input) => input.ReturnValues === 'ALL_NEW');
+const isClaim = (input: UpdateCommandInput) => input.UpdateExpression!.startsWith('SET #status = :sending, leaseUntil');
+const isEnd = (input: UpdateCommandInput) => input.UpdateExpression!.startsWith('SET #status = :status');
+const claims = () => updates().filter(isClaim);
+const ends = () => updates().filter(isEnd);
+const eventPuts = () => ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
+/** A refused conditional write, with the item as it is (ALL_OLD, in DynamoDB's wire format). */
+const refusedWith = (item: Record<string, unknown>) =>
+  Object.assign(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }), { Item: marshall({ ...emailKey, ...item }, { removeUndefinedValues: true }) });
 const releases = () => updates().filter((input) => input.UpdateExpression?.startsWith('SET #status = :queued'));
 const pacerWrites = () => updates().filter((input) => input.Key!.PK === 'SES_PACER');
 const transactItems = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
@@ -82,7 +92,7 @@ describe('sender', () => {
     jest.restoreAllMocks();
   });
 
-  it('sends a claimed email and records SENT with an email.sent event in one transaction', async () => {
+  it('sends a claimed email, ends the claim SENT in one conditional write, then writes its email.sent on its own', async () => {
     // Prepare
     prepareTable();
     ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
@@ -101,6 +111,7 @@ describe('sender', () => {
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':sending': 'SENDING', ':queued': 'QUEUED', ':leaseUntil': expect.any(Number), ':token': expect.stringMatching(/^[0-9a-f-]{36}$/), ':now': expect.any(String), ':settledBefore': expect.any(Number) },
         ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     ]);
     // A 60-s lease; another's claim is taken over only 10 minutes after its lease ran out
@@ -131,22 +142,27 @@ describe('sender', () => {
       ],
       ConfigurationSetName: 'mailwright-test',
     });
-    const [items] = transactItems();
-    expect(items).toHaveLength(2); // the email and the event; the event counters are added after
-    expect(items![0]!.Update).toEqual({
+    // No transaction (twice the units of both items): the end, marked with its event's id, then the event
+    expect(transactItems()).toHaveLength(0);
+    const [end] = ends();
+    expect(end).toEqual({
       TableName: 'mailwright-test',
       Key: emailKey,
-      UpdateExpression: 'SET #status = :status, updatedAt = :now, #f0 = :f0, #f1 = :f1 REMOVE leaseUntil',
+      UpdateExpression: 'SET #status = :status, updatedAt = :now, #f0 = :f0, #f1 = :f1, #f2 = :f2 REMOVE leaseUntil',
       ConditionExpression: '#status = :sending',
-      ExpressionAttributeNames: { '#status': 'status', '#f0': 'sesMessageId', '#f1': 'sentAt' },
-      ExpressionAttributeValues: { ':status': 'SENT', ':sending': 'SENDING', ':now': expect.any(String), ':f0': 'ses-1', ':f1': expect.any(String) },
+      ExpressionAttributeNames: { '#status': 'status', '#f0': 'sesMessageId', '#f1': 'sentAt', '#f2': 'sendEnd' },
+      ExpressionAttributeValues: { ':status': 'SENT', ':sending': 'SENDING', ':now': expect.any(String), ':f0': 'ses-1', ':f1': expect.any(String), ':f2': { status: 'SENT', eventId: expect.any(String) } },
+      ReturnValues: 'ALL_NEW',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
-    expect(items![1]!.Put).toMatchObject({
+    const [put] = eventPuts();
+    expect(put).toMatchObject({
       TableName: 'mailwright-test',
       Item: {
         name: 'email.sent',
         contactId: 'C1',
         emailId: 'E1',
+        eventId: end!.ExpressionAttributeValues![':f2'].eventId,
         data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } },
       },
       ConditionExpression: 'attribute_not_exists(PK)',
@@ -158,8 +174,8 @@ describe('sender', () => {
         expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'STATS#transactional' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' } }),
       ]),
     );
-    // The day's sent (GET /analytics), on the UTC day of the email.sent event, after the transaction
-    const day = (items![1]!.Put!.Item!.createdAt as string).slice(0, 10);
+    // The day's sent (GET /analytics), on the UTC day of the email.sent event, after it was written
+    const day = (put!.Item!.createdAt as string).slice(0, 10);
     expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([
       { TableName: 'mailwright-test', Key: { PK: 'PROJECT#P1', SK: `ANALYTICS_DAY#${day}` }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' }, ExpressionAttributeValues: { ':a0': 1 } },
     ]);
@@ -207,13 +223,14 @@ describe('sender', () => {
 
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
-    const [items] = transactItems();
-    expect(items![0]!.Update).toMatchObject({
-      Key: emailKey,
-      ExpressionAttributeNames: { '#status': 'status', '#f0': 'failureReason' },
-      ExpressionAttributeValues: { ':status': 'FAILED', ':f0': 'MessageRejected: Email address is not verified.' },
-    });
-    expect(items![1]!.Put!.Item).toMatchObject({
+    expect(ends()).toEqual([
+      expect.objectContaining({
+        Key: emailKey,
+        ExpressionAttributeNames: { '#status': 'status', '#f0': 'failureReason', '#f1': 'sendEnd' },
+        ExpressionAttributeValues: expect.objectContaining({ ':status': 'FAILED', ':f0': 'MessageRejected: Email address is not verified.' }),
+      }),
+    ]);
+    expect(eventPuts()[0]!.Item).toMatchObject({
       name: 'email.failed',
       emailId: 'E1',
       data: { reason: 'MessageRejected: Email address is not verified.', subject: 'Hello' },
@@ -222,29 +239,60 @@ describe('sender', () => {
     expect(sqs.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
   });
 
-  it('does nothing for a redelivered message whose email was already sent', async () => {
-    // Prepare: the claim's condition fails; the email is SENT
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
-    ddb.on(GetCommand, { Key: emailKey }).resolves({ Item: { status: 'SENT' } });
+  it('does nothing for a redelivered message whose email SES\'s events recorded sent', async () => {
+    // Prepare: the claim's condition fails and hands back the record: SENT, by no sender's end
+    ddb.on(UpdateCommand).rejects(refusedWith({ ...email, status: 'SENT' }));
 
     // Act
     const response = await handler(event(record(sendBody, 'm1', 2)));
 
-    // Assess
+    // Assess: one refused claim, no read, nothing written
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input)).toEqual([
-      { TableName: 'mailwright-test', Key: emailKey, ConsistentRead: true, ProjectionExpression: '#status, leaseUntil', ExpressionAttributeNames: { '#status': 'status' } },
-    ]);
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(0);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(eventPuts()).toHaveLength(0);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+  });
+
+  it('writes the email.sent a sender that stopped after ending its claim still owes, when the message comes back', async () => {
+    // Prepare: SENT by a sender's end whose event was never written
+    const sendEnd = { status: 'SENT', eventId: '01KB0000010000000000000000' };
+    ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
+    ddb.on(UpdateCommand, { Key: emailKey }).rejects(refusedWith({ ...email, status: 'SENT', sesMessageId: 'ses-9', sendEnd }));
+    ddb.on(PutCommand).resolves({});
+
+    // Act
+    const response = await handler(event(record(sendBody, 'm1', 2)));
+
+    // Assess: the event as the end made it, counted; nothing sent again
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+    expect(eventPuts().map((input) => input.Item)).toEqual([expect.objectContaining({ eventId: sendEnd.eventId, name: 'email.sent', data: { sesMessageId: 'ses-9', subject: 'Hello', source: { type: 'transactional' } } })]);
+    expect(updates().map((input) => input.Key!.SK)).toEqual(expect.arrayContaining(['STATS#transactional', 'COUNTER#EVENTS']));
+  });
+
+  it('leaves an email.sent it cannot write to the message\'s redelivery, never the email SENDING', async () => {
+    // Prepare: the end goes through; the event's writes fail
+    prepareTable({ ...email, attachments: [] });
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-6' });
+    ddb.on(PutCommand).rejects(Object.assign(new Error('Service unavailable'), { name: 'InternalServerError' }));
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess: reported, so the message comes back (the claim then finds it SENT); not released
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(ends()).toHaveLength(1);
+    expect(eventPuts().length).toBeGreaterThan(1);
+    expect(releases()).toHaveLength(0);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(1);
   });
 
   it('brings a second message for an email another sender holds back after that lease, so the email is not lost if that sender dies', async () => {
     // Prepare: another claim's lease runs 30 s more
     jest.spyOn(Date, 'now').mockReturnValue(1_795_000_000_000);
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} }));
-    ddb.on(GetCommand, { Key: emailKey }).resolves({ Item: { status: 'SENDING', leaseUntil: 1_795_000_030_000 } });
+    ddb.on(UpdateCommand).rejects(refusedWith({ ...email, claimToken: 'claim-2', leaseUntil: 1_795_000_030_000 }));
     sqs.on(GetQueueUrlCommand).resolves({ QueueUrl: QUEUE_URL });
     sqs.on(ChangeMessageVisibilityCommand).resolves({});
 
@@ -268,9 +316,8 @@ describe('sender', () => {
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
     expect(pacerWrites()).toHaveLength(0);
-    const [items] = transactItems();
-    expect(items![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'SUPPRESSED' });
-    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', contactId: 'C1', emailId: 'E1', data: { reason: 'SUPPRESSED' } });
+    expect(ends()[0]!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'SUPPRESSED' });
+    expect(eventPuts()[0]!.Item).toMatchObject({ name: 'email.suppressed', contactId: 'C1', emailId: 'E1', data: { reason: 'SUPPRESSED' } });
   });
 
   it('suppresses marketing mail to an unsubscribed contact', async () => {
@@ -286,9 +333,8 @@ describe('sender', () => {
       { TableName: 'mailwright-test', Key: contactKey, ConsistentRead: true, ProjectionExpression: '#subscribed', ExpressionAttributeNames: { '#subscribed': 'subscribed' } },
     ]);
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
-    const [items] = transactItems();
-    expect(items![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'UNSUBSCRIBED' });
-    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.suppressed', data: { reason: 'UNSUBSCRIBED', source: { type: 'workflow', id: 'K1' } } });
+    expect(ends()[0]!.ExpressionAttributeValues).toMatchObject({ ':status': 'SUPPRESSED', ':f0': 'UNSUBSCRIBED' });
+    expect(eventPuts()[0]!.Item).toMatchObject({ name: 'email.suppressed', data: { reason: 'UNSUBSCRIBED', source: { type: 'workflow', id: 'K1' } } });
   });
 
   it('sends transactional mail to an unsubscribed contact', async () => {
@@ -344,23 +390,23 @@ describe('sender', () => {
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
-    expect(transactItems()[0]![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'FAILED', ':f0': 'ATTACHMENT_MISSING' });
+    expect(ends()[0]!.ExpressionAttributeValues).toMatchObject({ ':status': 'FAILED', ':f0': 'ATTACHMENT_MISSING' });
   });
 
   it('leaves the message done when someone else finished the email after the send', async () => {
     // Prepare
     prepareTable();
     ses.on(SendEmailCommand).resolves({ MessageId: 'ses-4' });
-    ddb.on(TransactWriteCommand).rejects(
-      new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] }),
-    );
+    // SES's Send event recorded it SENT meanwhile (no sender's end on it)
+    ddb.on(UpdateCommand, { Key: emailKey, UpdateExpression: 'SET #status = :status, updatedAt = :now, #f0 = :f0, #f1 = :f1, #f2 = :f2 REMOVE leaseUntil' }).rejects(refusedWith({ ...email, status: 'SENT' }));
 
     // Act
     const response = await handler(event(record(sendBody)));
 
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(1);
+    expect(ends()).toHaveLength(1);
+    expect(eventPuts()).toHaveLength(0);
     expect(releases()).toHaveLength(0);
     // Whoever finished it counted it: no second sent on the day
     expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([]);
@@ -389,7 +435,7 @@ describe('sender', () => {
       Body: { Html: { Data: '<p>Hello from the content item</p>', Charset: 'UTF-8' }, Text: { Data: 'Hello, in text', Charset: 'UTF-8' } },
       Attachments: [{ RawContent: PDF, FileName: 'report.pdf', ContentType: 'application/pdf', ContentDisposition: 'ATTACHMENT' }],
     });
-    expect(transactItems()[0]![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':status': 'SENT', ':f0': 'ses-5' });
+    expect(ends()[0]!.ExpressionAttributeValues).toMatchObject({ ':status': 'SENT', ':f0': 'ses-5' });
   });
 
   it('sends each email of a batch with its own content: an old record\'s inline HTML without a content read, a new record\'s from its content item', async () => {
