@@ -11,6 +11,12 @@ export const projectOfPartition = (pk: unknown): string | undefined => PROJECT_P
 
 export const projectKeys = {
   project: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'PROJECT' }),
+  /**
+   * The API's rate window (shared/access/admission.ts): a counter every request updates, kept off
+   * the project item, whose GSI1 entry (below) would be rewritten with it — one index partition
+   * for every project's requests.
+   */
+  admission: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'ADMISSION' }),
   /** GSI1: every project, for the admin CLI's list-projects. */
   projectListing: (projectId: string) => ({ GSI1PK: 'PROJECTS', GSI1SK: projectId }),
   /** Global lookup from a key's hash to its project: the authorizer's single GetItem. */

@@ -1,5 +1,5 @@
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { isDependencyUnavailable } from '../../../../shared/http/errors';
@@ -34,6 +34,7 @@ describe('a dependency that stays busy or failing', () => {
   beforeEach(() => {
     ddb.reset();
     ddb.on(UpdateCommand).resolves({ Attributes: { requestCount: 1, windowStart: Date.now() } });
+    ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: 'PROJECT' } }).resolves({ Item: { status: 'ACTIVE' } });
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { BatchGetCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createHttpHandler } from '../../../../shared/http/handler';
@@ -38,6 +38,7 @@ function current(role: 'OWNER' | 'MEMBER' | null) {
     Responses: { 'mailwright-test': [{ PK: `USER#${userId}`, SK: `SESSION#${sessionId}`, ...live }, ...(role ? [{ PK: 'PROJECT#P1', SK: `MEMBER#${userId}`, role }] : [])] },
   });
   ddb.on(UpdateCommand).resolves({ Attributes: { requestCount: 1, windowStart: Date.now() } });
+  ddb.on(GetCommand, { Key: { PK: 'PROJECT#P1', SK: 'PROJECT' } }).resolves({ Item: { status: 'ACTIVE' } });
 }
 
 describe('requests made with a dashboard access token', () => {
