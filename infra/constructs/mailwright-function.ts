@@ -196,8 +196,8 @@ export class MailwrightFunction extends NodejsFunction {
 
   /**
    * The one write of a read-only API function (bindTable 'read'): the admission step's
-   * conditional UpdateItem on the project item (status, revoked keys, rate-limit window), which
-   * every API request makes first (shared/access/admission.ts).
+   * conditional UpdateItem of the project's rate-limit window, which every API request makes
+   * first, beside a read of the project's status and revoked keys (shared/access/admission.ts).
    */
   bindAdmission(table: ITable): this {
     this.addToRolePolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [table.tableArn] }));
