@@ -178,8 +178,10 @@ export class FunctionRunner {
       stderr: true,
       execArgv: [],
     });
-    worker.stdout.pipe(this.options.log, { end: false });
-    worker.stderr.pipe(this.options.log, { end: false });
+    // Written, not piped: every pipe into the function's one log stream adds its listeners there (the warning past ten, five environments).
+    const log = (chunk: Buffer) => this.options.log.write(chunk);
+    worker.stdout.on('data', log);
+    worker.stderr.on('data', log);
     const environment: Environment = { worker, busy: false, ready: undefined as never };
     environment.ready = new Promise((resolve) => {
       worker.once('message', (message: { type: string; error?: InvokeError }) => resolve(message.type === 'ready' ? undefined : message.error));

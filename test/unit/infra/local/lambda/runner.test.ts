@@ -22,8 +22,9 @@ function spec(taskRoot: string, overrides: Partial<LocalFunction> = {}): LocalFu
 
 const runners: FunctionRunner[] = [];
 const logged: string[] = [];
+let log: PassThrough;
 function runner(definition: LocalFunction, maxConcurrency = 2) {
-  const log = new PassThrough();
+  log = new PassThrough();
   log.on('data', (chunk) => logged.push(String(chunk)));
   const created = new FunctionRunner(definition, { maxConcurrency, log });
   runners.push(created);
@@ -128,5 +129,21 @@ describe('a local function', () => {
     const ids = results.map((outcome) => (outcome as { result: number }).result);
     expect(new Set(ids).size).toBe(2);
     for (const id of new Set(ids)) expect(ids.filter((candidate) => candidate === id)).toHaveLength(2);
+  });
+
+  it('writes what every environment logs to the function\'s one log, adding no listener there per environment', async () => {
+    // Prepare: eight environments at once (piped, each added its listeners to the log: Node's warning past five)
+    const dir = bundle('chatty', "const id = Math.random().toString(36).slice(2); export const handler = async () => { await new Promise((resolve) => setTimeout(resolve, 200)); console.log(`hello from ${id}`); return id; };");
+    const fn = runner(spec(dir), 8);
+
+    // Act
+    const results = await Promise.all(Array.from({ length: 8 }, () => fn.invoke({})));
+    for (let waited = 0; logged.join('').split('hello from').length < 9 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    // Assess
+    const ids = results.map((outcome) => (outcome as { result: string }).result);
+    expect(new Set(ids).size).toBe(8);
+    for (const id of ids) expect(logged.join('')).toContain(`hello from ${id}`);
+    expect(['unpipe', 'error', 'close', 'finish', 'drain'].map((event) => log.listenerCount(event))).toEqual([0, 0, 0, 0, 0]);
   });
 });
