@@ -260,8 +260,7 @@ export async function claimEmail(projectId: string, emailId: string, terms: Clai
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
     const found = refusedItem(error);
     if (!found) return { status: 'done' };
-    // QUEUED again (a claim given back since the condition was read): held for a moment, then claimed on the retry.
-    if (found.status === 'QUEUED') return { status: 'held', until: now, unsettled: false };
+    // The record as the condition saw it (never QUEUED, which it takes): SENDING under a live lease or within the grace, or done.
     if (found.status === 'SENDING') {
       const leaseUntil = found.leaseUntil ?? now;
       return leaseUntil > now ? { status: 'held', until: leaseUntil, unsettled: false } : { status: 'held', until: leaseUntil + terms.graceMs, unsettled: true };
