@@ -363,7 +363,7 @@ describe('putEmails: each record with its content and its recipient reference', 
     expect(companions).toHaveLength(2);
     expect(companions).toEqual(
       expect.arrayContaining([
-        { TableName: TABLE, Item: { ...emailKeys.content(P, E1), content: expect.anything() }, ConditionExpression: 'attribute_not_exists(PK)' },
+        { TableName: TABLE, Item: { ...emailKeys.content(P, E1), brotli: expect.anything() }, ConditionExpression: 'attribute_not_exists(PK)' },
         { TableName: TABLE, Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${E1}`, emailId: E1, sourceType: 'workflow', sourceId: 'W1' } },
       ]),
     );

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -72,12 +73,34 @@ describe('putEmails: the content in an item of its own', () => {
     expect(Buffer.byteLength(JSON.stringify(records[0]))).toBeLessThan(1024);
     // The content item: the HTML and text as given, compressed, outside the record range that listing reads
     expect(contents).toHaveLength(1);
-    expect(Object.keys(contents[0]!).sort()).toEqual(['PK', 'SK', 'content']);
+    expect(Object.keys(contents[0]!).sort()).toEqual(['PK', 'SK', 'brotli']);
     expect({ PK: contents[0]!.PK, SK: contents[0]!.SK }).toEqual(emailKeys.content(P, E1));
     expect(contentOf(contents[0])).toEqual({ html: newsletterHtml, text: 'Your November digest, in text' });
-    expect((contents[0]!.content as Uint8Array).byteLength).toBeLessThan(newsletterHtml.length / 5);
+    expect((contents[0]!.brotli as Uint8Array).byteLength).toBeLessThan(newsletterHtml.length / 5);
     const bounds = emailSortKeyBounds(0, MAX_TIME);
     expect(String(contents[0]!.SK) >= bounds.low && String(contents[0]!.SK) <= bounds.high).toBe(false);
+  });
+
+  it('keeps the content item of a 2 KB email under 1 KB (one WRU)', async () => {
+    // Prepare: 2 KB of prose-like HTML and its text part
+    const sentences = Array.from({ length: 40 }, (_, index) => `<p>Your order ${1000 + index * 7} ships ${['today', 'tomorrow', 'on Monday'][index % 3]}; track it any time from your account page.</p>`);
+    const html = sentences.join('').slice(0, 2048);
+
+    // Act
+    const { contents } = await writtenBy([email({ html, text: html.replace(/<[^>]+>/g, ' ') })]);
+
+    // Assess: the item as DynamoDB sizes it (names and values)
+    const size = Object.entries(contents[0]!).reduce((sum, [name, value]) => sum + name.length + (value instanceof Uint8Array ? value.byteLength : String(value).length), 0);
+    expect(size).toBeLessThan(1024);
+  });
+
+  it('still reads the content of an item written gzip-compressed, before Brotli', () => {
+    // Prepare
+    const item = { ...emailKeys.content(P, E1), content: gzipSync(JSON.stringify({ html: '<p>Older</p>', text: 'Older' })) };
+
+    // Act / Assess
+    expect(contentOf(item)).toEqual({ html: '<p>Older</p>', text: 'Older' });
+    expect(contentOf(undefined)).toBeUndefined();
   });
 
   it('stores no text for an email without a text part (SES gets one made from the HTML)', async () => {
@@ -107,7 +130,7 @@ describe('putEmailOnce: the content written once, like the record', () => {
     const contentPut = puts.findIndex((put) => put.Item!.SK === `EMAIL_CONTENT#${E1}`);
     expect(recordPut).toBe(0);
     expect(contentPut).toBeGreaterThan(recordPut);
-    expect(puts[contentPut]).toEqual({ TableName: TABLE, Item: { ...emailKeys.content(P, E1), content: expect.anything() }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(puts[contentPut]).toEqual({ TableName: TABLE, Item: { ...emailKeys.content(P, E1), brotli: expect.anything() }, ConditionExpression: 'attribute_not_exists(PK)' });
     // The recipient reference still written (the run that wrote the record may have died before it), unconditionally
     expect(puts.filter((put) => put.Item!.PK !== `PROJECT#${P}`)).toEqual([
       { TableName: TABLE, Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${E1}`, emailId: E1, sourceType: 'transactional' } },

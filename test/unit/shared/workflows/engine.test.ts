@@ -247,7 +247,7 @@ describe('SEND_EMAIL', () => {
     expect(companions).toHaveLength(2);
     expect(companions).toEqual(
       expect.arrayContaining([
-        { TableName: table, Item: { PK: `PROJECT#${P}`, SK: `EMAIL_CONTENT#${firstPut.Item!.id}`, content: expect.anything() }, ConditionExpression: 'attribute_not_exists(PK)' },
+        { TableName: table, Item: { PK: `PROJECT#${P}`, SK: `EMAIL_CONTENT#${firstPut.Item!.id}`, brotli: expect.anything() }, ConditionExpression: 'attribute_not_exists(PK)' },
         { TableName: table, Item: { PK: `PROJECT#${P}#EMAILS_TO#jane@example.com`, SK: `EMAIL#${firstPut.Item!.id}`, emailId: firstPut.Item!.id, sourceType: 'workflow', sourceId: W } },
       ]),
     );
