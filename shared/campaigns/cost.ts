@@ -59,15 +59,15 @@ export interface EmailUsage {
 
 /**
  * Per email, as infra/README.md "Cost model" shows them (measured by BENCH_SECTIONS=cost npm run
- * bench, 2026-11-26 16:46 UTC). Transactional: the API, the sender and two SES events (27 WRU,
- * 8 RRU, 3 SQS requests, 4 invocations, 0.056 GB-s, 1 API Gateway request). Campaign: the
+ * bench, 2026-11-26 17:35 UTC). Transactional: the API, the sender and two SES events (25 WRU,
+ * 9 RRU, 3 SQS requests, 4 invocations, 0.050 GB-s, 1 API Gateway request). Campaign: the
  * dispatch's share, the campaign sender in batches of ten (billed while it sleeps for its slots at
- * the default 14/s) and the SES events (24.7 WRU, 9.2 RRU, 0.31 SQS requests, 2.11 invocations,
- * 0.083 GB-s).
+ * the default 14/s) and the SES events (24.6 WRU, 9.2 RRU, 0.31 SQS requests, 2.11 invocations,
+ * 0.079 GB-s).
  */
 export const usagePerEmail: Record<'transactional' | 'campaign', EmailUsage> = {
-  transactional: { dynamoWrites: 27, dynamoReads: 8, sqsRequests: 3, lambdaRequests: 4, lambdaGbSeconds: 0.056, apiRequests: 1 },
-  campaign: { dynamoWrites: 24.7, dynamoReads: 9.2, sqsRequests: 0.31, lambdaRequests: 2.11, lambdaGbSeconds: 0.083, apiRequests: 0 },
+  transactional: { dynamoWrites: 25, dynamoReads: 9, sqsRequests: 3, lambdaRequests: 4, lambdaGbSeconds: 0.05, apiRequests: 1 },
+  campaign: { dynamoWrites: 24.6, dynamoReads: 9.2, sqsRequests: 0.31, lambdaRequests: 2.11, lambdaGbSeconds: 0.079, apiRequests: 0 },
 };
 
 export interface CostEstimate {
