@@ -337,6 +337,20 @@ describe('sender', () => {
     expect(eventPuts()[0]!.Item).toMatchObject({ name: 'email.suppressed', data: { reason: 'UNSUBSCRIBED', source: { type: 'workflow', id: 'K1' } } });
   });
 
+  it('reports the message of a suppressed email whose email.suppressed could not be written, so its redelivery writes it', async () => {
+    // Prepare: the end goes through; the event's write fails
+    prepareTable(email, { suppressed: true });
+    ddb.on(PutCommand).rejects(Object.assign(new Error('Service unavailable'), { name: 'InternalServerError' }));
+
+    // Act
+    const response = await handler(event(record(sendBody)));
+
+    // Assess: ended SUPPRESSED once, never sent; the message comes back (its claim then finds the end and writes the event)
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    expect(ends().map((input) => input.ExpressionAttributeValues![':status'])).toEqual(['SUPPRESSED']);
+    expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
+  });
+
   it('sends transactional mail to an unsubscribed contact', async () => {
     // Prepare
     prepareTable(email, { subscribed: false });
