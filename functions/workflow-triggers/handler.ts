@@ -1,7 +1,7 @@
 import { createStreamHandler, type StreamHandler } from '../../shared/streams/handler';
 import { removedWorkflow } from '../../shared/workflows/removals';
 import { sendCancelExecutionsJob } from '../../shared/workflows/queue';
-import { occurrenceOf, startExecutions, triggerLoader, wakeWaiting } from '../../shared/workflows/triggers';
+import { batchLoaders, handleOccurrence, occurrenceOf } from '../../shared/workflows/triggers';
 
 /**
  * The table stream's consumer that starts workflows: new events (custom, segment.entered /
@@ -12,8 +12,8 @@ import { occurrenceOf, startExecutions, triggerLoader, wakeWaiting } from '../..
  * (shared/workflows/cancel.ts).
  */
 export const handler: StreamHandler = (event, context) => {
-  // Each trigger's index item is read once per batch (shared/workflows/triggers.ts).
-  const triggersOf = triggerLoader();
+  // Each project's names item and each trigger's index item are read once per batch (shared/workflows/triggers.ts).
+  const loaders = batchLoaders();
   return createStreamHandler({
     name: 'workflow-triggers',
     keyOf: (change) => {
@@ -28,11 +28,7 @@ export const handler: StreamHandler = (event, context) => {
         await sendCancelExecutionsJob({ kind: 'cancel-executions', ...removed });
         return;
       }
-      for (const change of changes) {
-        const occurrence = occurrenceOf(change)!;
-        await startExecutions(occurrence, triggersOf);
-        await wakeWaiting(occurrence);
-      }
+      for (const change of changes) await handleOccurrence(occurrenceOf(change)!, loaders);
     },
   })(event, context);
 };

@@ -9,7 +9,6 @@ import { derivedUlid } from '../events/events';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { notFound } from '../http/errors';
 import { notificationWriteItem } from '../notifications/notifications';
-import { statsKeys } from '../stats/keys';
 import { workflowKeys } from './keys';
 import { delaySeconds, type ExecutionStatus, type ListExecutionsQuery, type Step, type StepType } from './schemas';
 import { readWorkflow } from './store';
@@ -60,7 +59,7 @@ export const ACTIVE_STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'WAITING'
 
 /**
  * The per-step figures of GET /workflows/{id}/stats: attributes of the workflow's counters item
- * (STATS#workflow#<id>), added after the conditional write they count, as the outcome counters are
+ * (workflowKeys.stats), added after the conditional write they count, as the outcome counters are
  * (a crash in between leaves a figure one short, never one over): `entered`, then one of
  * `completed` / `failed` / `cancelled`, and the branch a CONDITION or WAIT_FOR_EVENT took.
  */
@@ -171,7 +170,7 @@ export async function enterWorkflows(projectId: string, entries: readonly Entry[
   }
   await Promise.all(
     entries.map((entry, index) =>
-      outcomes[index] === 'ENTERED' ? addToCounters(statsKeys.source(projectId, 'workflow', entry.workflowId), { entered: 1, [stepFigure(entry.firstStep.id, 'entered')]: 1 }) : undefined,
+      outcomes[index] === 'ENTERED' ? addToCounters(workflowKeys.stats(projectId, entry.workflowId), { entered: 1, [stepFigure(entry.firstStep.id, 'entered')]: 1 }) : undefined,
     ),
   );
   return outcomes;
@@ -235,7 +234,7 @@ export async function startStep(projectId: string, execution: Execution, { recor
     },
     ...(listen ? [listen] : []),
   ]);
-  if (started) await addToCounters(statsKeys.source(projectId, 'workflow', execution.workflowId), { [stepFigure(record.stepId, 'entered')]: 1 });
+  if (started) await addToCounters(workflowKeys.stats(projectId, execution.workflowId), { [stepFigure(record.stepId, 'entered')]: 1 });
   return started;
 }
 
@@ -281,7 +280,7 @@ export async function advance(projectId: string, execution: Execution, stepId: s
     },
     ...extra,
   ]);
-  if (advanced) await addToCounters(statsKeys.source(projectId, 'workflow', execution.workflowId), stepEndFigures(stepId, 'COMPLETED', fields.outcome));
+  if (advanced) await addToCounters(workflowKeys.stats(projectId, execution.workflowId), stepEndFigures(stepId, 'COMPLETED', fields.outcome));
   return advanced;
 }
 
@@ -338,7 +337,7 @@ export async function finishExecution(projectId: string, execution: Execution, e
   if (written) {
     const stepStatus = (ending.step?.fields.status ?? (ending.status === 'FAILED' ? 'FAILED' : ending.status === 'CANCELLED' ? 'CANCELLED' : 'COMPLETED')) as keyof typeof STEP_END_FIGURE;
     const stepFigures = ending.step ? stepEndFigures(ending.step.stepId, stepStatus, ending.step.fields.outcome) : {};
-    await addToCounters(statsKeys.source(projectId, 'workflow', execution.workflowId), { [FINAL_COUNTER[ending.status]!]: 1, ...stepFigures });
+    await addToCounters(workflowKeys.stats(projectId, execution.workflowId), { [FINAL_COUNTER[ending.status]!]: 1, ...stepFigures });
   }
   return written;
 }
@@ -368,7 +367,7 @@ export interface ExecutionView extends Omit<Execution, 'steps' | 'trigger'> {
 export async function listExecutions(projectId: string, workflowId: string, query: ListExecutionsQuery): Promise<Page<ExecutionView>> {
   const [workflow, counters] = await Promise.all([
     readWorkflow(projectId, workflowId),
-    documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, 'workflow', workflowId), ProjectionExpression: 'entered' })),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.stats(projectId, workflowId), ProjectionExpression: 'entered' })),
   ]);
   if (!workflow) throw notFound('Workflow');
   let plan: { input: Omit<QueryCommandInput, 'TableName'>; partition: Record<string, string>; sortKey: string };
@@ -388,11 +387,11 @@ export async function listExecutions(projectId: string, workflowId: string, quer
     const partition = workflowKeys.byStatusPartition(projectId, workflowId, query.status);
     plan = { input: { IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': partition } }, partition: { GSI1PK: partition }, sortKey: 'GSI1SK' };
   } else {
-    const partition = workflowKeys.partition(projectId);
+    const partition = workflowKeys.runtimePartition(projectId, workflowId);
     plan = {
       input: {
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :prefixLow AND :prefixHigh',
-        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(workflowKeys.executionPrefix(workflowId)) },
+        ExpressionAttributeValues: { ':pk': partition, ...sortKeyPrefixRange(workflowKeys.executionPrefix) },
       },
       partition: { PK: partition },
       sortKey: 'SK',

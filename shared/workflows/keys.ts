@@ -3,20 +3,27 @@ import { projectPartition } from '../projects/keys';
 /**
  * Table keys of workflows: built here and nowhere else.
  *
- * | item           | PK            | SK                                          | GSI1 (by status)                                      | GSI2 (by contact)                                   |
- * |----------------|---------------|---------------------------------------------|-------------------------------------------------------|-----------------------------------------------------|
- * | workflow       | PROJECT#<pid> | WORKFLOW#<wid>                              |                                                       |                                                     |
- * | version        | PROJECT#<pid> | WORKFLOW_VERSION#<wid>#<version, 6 digits>  |                                                       |                                                     |
- * | trigger index  | PROJECT#<pid> | WORKFLOW_TRIGGER#<kind>#<event/segment id>  |                                                       |                                                     |
- * | entry guard    | PROJECT#<pid> | WORKFLOW_ENTRY#<wid>#<cid>                  |                                                       |                                                     |
- * | execution      | PROJECT#<pid> | WORKFLOW_EXECUTION#<wid>#<eid>              | <pid>#WORKFLOW_EXECUTIONS#<wid>#STATUS#<status> / eid | <pid>#WORKFLOW_EXECUTIONS#<wid>#CONTACT#<cid> / eid |
- * | waiting        | PROJECT#<pid> | WORKFLOW_WAIT#<cid>#<event name>#<eid>      |                                                       |                                                     |
- * | counter        | PROJECT#<pid> | COUNTER#WORKFLOWS                           |                                                       |                                                     |
+ * | item           | PK                                 | SK                                          | GSI1 (by status)                                      | GSI2 (by contact)                                   |
+ * |----------------|------------------------------------|---------------------------------------------|-------------------------------------------------------|-----------------------------------------------------|
+ * | workflow       | PROJECT#<pid>                      | WORKFLOW#<wid>                              |                                                       |                                                     |
+ * | version        | PROJECT#<pid>                      | WORKFLOW_VERSION#<wid>#<version, 6 digits>  |                                                       |                                                     |
+ * | trigger index  | PROJECT#<pid>                      | WORKFLOW_TRIGGER#<kind>#<event/segment id>  |                                                       |                                                     |
+ * | names          | PROJECT#<pid>                      | WORKFLOW_NAMES                              |                                                       |                                                     |
+ * | counter        | PROJECT#<pid>                      | COUNTER#WORKFLOWS                           |                                                       |                                                     |
+ * | entry guard    | PROJECT#<pid>#WORKFLOW#<wid>       | ENTRY#<cid>                                 |                                                       |                                                     |
+ * | execution      | PROJECT#<pid>#WORKFLOW#<wid>       | EXECUTION#<eid>                             | <pid>#WORKFLOW_EXECUTIONS#<wid>#STATUS#<status> / eid | <pid>#WORKFLOW_EXECUTIONS#<wid>#CONTACT#<cid> / eid |
+ * | stats          | PROJECT#<pid>#WORKFLOW#<wid>       | STATS                                       |                                                       |                                                     |
+ * | waiting        | PROJECT#<pid>#WORKFLOW_WAITS#<cid> | WAIT#<event name>#<eid>                     |                                                       |                                                     |
  *
- * Execution ids are ULIDs of the trigger's time, so one workflow's executions list newest first
- * with a descending Query. `WORKFLOW_…#` prefixes never begin with `WORKFLOW#`, so listing
- * workflows reads nothing else. The trigger index holds one attribute per enabled workflow
- * (`w_<wid>` = { version, allowReentry }): one GetItem finds every workflow an event starts.
+ * What a workflow's definition is lives in the project's partition; what its runs write (entries,
+ * executions, their counters) lives in a partition per workflow, and the waits in one per contact,
+ * so that entering and running workflows never competes with the project's own items (contacts,
+ * events, emails) for one partition's 1,000 writes a second. Execution ids are ULIDs of the
+ * trigger's time, so one workflow's executions list newest first with a descending Query. The
+ * trigger index holds one attribute per enabled workflow (`w_<wid>` = { version, allowReentry }):
+ * one GetItem finds every workflow an event starts. The names item says which triggers have an
+ * index entry and which event names a workflow waits for (namesAttribute), so an event no
+ * workflow is about costs the trigger consumer nothing.
  */
 export type TriggerKind = 'EVENT' | 'SEGMENT_ENTERED' | 'SEGMENT_EXITED' | 'CONTACT_CREATED';
 
@@ -32,9 +39,13 @@ export const workflowKeys = {
   /** The attribute of a workflow in its trigger's index item. */
   triggerEntryAttribute: (workflowId: string) => `w_${workflowId}`,
   triggerEntryPrefix: 'w_',
-  entry: (projectId: string, workflowId: string, contactId: string) => ({ PK: projectPartition(projectId), SK: `WORKFLOW_ENTRY#${workflowId}#${contactId}` }),
-  execution: (projectId: string, workflowId: string, executionId: string) => ({ PK: projectPartition(projectId), SK: `WORKFLOW_EXECUTION#${workflowId}#${executionId}` }),
-  executionPrefix: (workflowId: string) => `WORKFLOW_EXECUTION#${workflowId}#`,
+  /** The partition of one workflow's runs: its entry guards, executions and stats. */
+  runtimePartition: (projectId: string, workflowId: string) => `${projectPartition(projectId)}#WORKFLOW#${workflowId}`,
+  entry: (projectId: string, workflowId: string, contactId: string) => ({ PK: workflowKeys.runtimePartition(projectId, workflowId), SK: `ENTRY#${contactId}` }),
+  execution: (projectId: string, workflowId: string, executionId: string) => ({ PK: workflowKeys.runtimePartition(projectId, workflowId), SK: `EXECUTION#${executionId}` }),
+  executionPrefix: 'EXECUTION#',
+  /** The workflow's counters (GET /workflows/{id}/stats); shared/stats/keys.ts gives it as the workflow source's. */
+  stats: (projectId: string, workflowId: string) => ({ PK: workflowKeys.runtimePartition(projectId, workflowId), SK: 'STATS' }),
   byStatusPartition: (projectId: string, workflowId: string, status: string) => `${projectPartition(projectId)}#WORKFLOW_EXECUTIONS#${workflowId}#STATUS#${status}`,
   byContactPartition: (projectId: string, workflowId: string, contactId: string) => `${projectPartition(projectId)}#WORKFLOW_EXECUTIONS#${workflowId}#CONTACT#${contactId}`,
   /** The index attributes of an execution; GSI1 moves with its status. */
@@ -44,10 +55,22 @@ export const workflowKeys = {
     GSI2PK: workflowKeys.byContactPartition(projectId, workflowId, contactId),
     GSI2SK: executionId,
   }),
+  /** The partition of one contact's waiting executions, across workflows. */
+  waitsPartition: (projectId: string, contactId: string) => `${projectPartition(projectId)}#WORKFLOW_WAITS#${contactId}`,
   wait: (projectId: string, contactId: string, eventName: string, executionId: string) => ({
-    PK: projectPartition(projectId),
-    SK: `WORKFLOW_WAIT#${contactId}#${eventName}#${executionId}`,
+    PK: workflowKeys.waitsPartition(projectId, contactId),
+    SK: `WAIT#${eventName}#${executionId}`,
   }),
-  waitPrefix: (contactId: string, eventName: string) => `WORKFLOW_WAIT#${contactId}#${eventName}#`,
+  waitPrefix: (eventName: string) => `WAIT#${eventName}#`,
+  names: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'WORKFLOW_NAMES' }),
+  /**
+   * The names item's attribute of a trigger (the workflow ids listed in its index item) or of an
+   * awaited event name (the workflows with a WAIT_FOR_EVENT step on it): string sets, which
+   * DynamoDB drops when their last id is deleted.
+   */
+  namesAttribute: {
+    trigger: (kind: TriggerKind, target: string) => `trigger#${kind}#${target}`,
+    wait: (eventName: string) => `wait#${eventName}`,
+  },
   counter: (projectId: string) => ({ PK: projectPartition(projectId), SK: 'COUNTER#WORKFLOWS' }),
 };

@@ -12,13 +12,15 @@ import { perBatchLoader } from '../streams/batch-loader';
 import type { StreamChange } from '../streams/handler';
 import { enterWorkflows, executionIdFor, firstStepStart, type Entry, type ExecutionTrigger } from './executions';
 import { workflowKeys, type TriggerKind } from './keys';
+import { namesLoader, type NamesLoader } from './names';
 import { MAX_QUEUE_DELAY_SECONDS, sendStepMessages, type StepMessage } from './queue';
 import { readVersion } from './store';
 
 /**
  * The trigger side of the engine, fed by the table's stream (functions/workflow-triggers), so
  * /v1/track and every other writer stay as fast as they were: nothing in a request looks for
- * workflows. Per new item:
+ * workflows. Per new item, when the project's names item (read once per batch) says a workflow
+ * is about it (handleOccurrence):
  * - an EVENT# item: its trigger index item (EVENT#<name>, or SEGMENT_ENTERED / SEGMENT_EXITED
  *   #<segmentId> for segment.entered / segment.exited) — one GetItem — and the executions
  *   waiting for this contact and event name — one Query — which get a wake message (an
@@ -80,12 +82,29 @@ export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind,
     .map(([name, entry]) => ({ workflowId: name.slice(workflowKeys.triggerEntryPrefix.length), ...(entry as Omit<TriggeredWorkflow, 'workflowId'>) }));
 }
 
+/** The reads a stream batch shares: each project's names item and each trigger's index item, read once. */
+export interface BatchLoaders {
+  namesOf: NamesLoader;
+  triggersOf: TriggerLoader;
+}
+
 /**
- * workflowsTriggeredBy once per trigger per stream batch: a batch's events of one name in one
- * project read their index item once. Read after the batch was fetched, so a workflow enabled
- * before a change was written is never missed (and `since` keeps it from what came before).
+ * Made anew for each stream batch, after it was fetched, so a workflow enabled before a change
+ * was written is never missed (and `since` keeps it from what came before).
  */
-export const triggerLoader = (): TriggerLoader => perBatchLoader(workflowsTriggeredBy);
+export const batchLoaders = (): BatchLoaders => ({ namesOf: namesLoader(), triggersOf: perBatchLoader(workflowsTriggeredBy) });
+
+/**
+ * What one occurrence does to workflows: it enters those its trigger starts (startExecutions) and
+ * wakes the executions waiting for its event (wakeWaiting), each looked for only when the
+ * project's names item says some workflow is about it: work per event does not grow with the
+ * project's workflows, and is none for an event no workflow is about.
+ */
+export async function handleOccurrence(occurrence: TriggerOccurrence, loaders: BatchLoaders): Promise<void> {
+  const names = await loaders.namesOf(occurrence.projectId);
+  if (names.hasTrigger(occurrence.kind, occurrence.target)) await startExecutions(occurrence, loaders.triggersOf);
+  if (occurrence.event && names.isAwaited(occurrence.event.name)) await wakeWaiting(occurrence);
+}
 
 /**
  * Enters the contact into each workflow the occurrence triggers: the contacts' entry guards read
@@ -160,7 +179,7 @@ export async function wakeWaiting(occurrence: TriggerOccurrence): Promise<number
   const waiting = (
     await queryAll({
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': workflowKeys.partition(occurrence.projectId), ':prefix': workflowKeys.waitPrefix(occurrence.contactId, occurrence.event.name) },
+      ExpressionAttributeValues: { ':pk': workflowKeys.waitsPartition(occurrence.projectId, occurrence.contactId), ':prefix': workflowKeys.waitPrefix(occurrence.event.name) },
       ConsistentRead: true,
     })
   ).filter((item) => item.executionId !== executionIdFor(item.workflowId as string, occurrence.seed, occurrence.at));

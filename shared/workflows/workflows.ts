@@ -10,31 +10,18 @@ import { transactWrite, type TransactItem } from '../db/transactions';
 import { ApiError, conflict, notFound, validationFailed, type FieldError } from '../http/errors';
 import { assertPublicDestination } from '../outbound/outbound';
 import { segmentKeys } from '../segments/keys';
-import { statsKeys } from '../stats/keys';
 import { statsMetrics } from '../stats/stats';
 import { getTemplate } from '../templates/templates';
 import { stepFigure, type StepBranch } from './executions';
-import { workflowKeys, type TriggerKind } from './keys';
+import { workflowKeys } from './keys';
 import { fromItem, readWorkflow, type StoredWorkflow, type Workflow } from './store';
+import { namesWrite, triggerTarget } from './names';
 import { graphErrors, type CreateWorkflowInput, type ListWorkflowsQuery, type Step, type Trigger, type WorkflowChanges } from './schemas';
 
 /** Execution outcomes and the delivery counters of the emails the workflow sent. */
 export type WorkflowStats = Record<'entered' | 'completed' | 'exited' | 'failed' | 'cancelled', number> & Record<`${(typeof statsMetrics)[number]}Count`, number>;
 
 const MAX_ATTEMPTS = 4;
-
-/** The trigger index item a trigger is listed under. */
-export function triggerTarget(trigger: Trigger): { kind: TriggerKind; target: string } {
-  switch (trigger.type) {
-    case 'EVENT':
-      return { kind: 'EVENT', target: trigger.event };
-    case 'SEGMENT_ENTERED':
-    case 'SEGMENT_EXITED':
-      return { kind: trigger.type, target: trigger.segmentId };
-    case 'CONTACT_CREATED':
-      return { kind: 'CONTACT_CREATED', target: '-' };
-  }
-}
 
 /** POST /workflows: validated (graph, templates, segment, webhook destinations), stored at version 1. */
 export async function createWorkflow(projectId: string, input: CreateWorkflowInput): Promise<Workflow & { webhookSecret: string; stats: WorkflowStats }> {
@@ -140,9 +127,9 @@ export async function deleteWorkflow(projectId: string, workflowId: string): Pro
   }
 }
 
-/** O(1): the workflow's counters item (STATS#workflow#<id>). */
+/** O(1): the workflow's counters item (workflowKeys.stats). */
 export async function workflowStats(projectId: string, workflowId: string): Promise<WorkflowStats> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, 'workflow', workflowId) }));
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.stats(projectId, workflowId) }));
   const read = (name: string) => (Item?.[name] as number | undefined) ?? 0;
   const stats = emptyStats();
   for (const name of ['entered', 'completed', 'exited', 'failed', 'cancelled'] as const) stats[name] = read(name);
@@ -183,7 +170,7 @@ const BRANCHES: Partial<Record<Step['type'], StepBranch[]>> = { CONDITION: ['the
 export async function workflowStepStats(projectId: string, workflowId: string): Promise<WorkflowStepStats> {
   const [stored, { Item }] = await Promise.all([
     readWorkflow(projectId, workflowId),
-    documentClient.send(new GetCommand({ TableName: tableName, Key: statsKeys.source(projectId, 'workflow', workflowId) })),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.stats(projectId, workflowId) })),
   ]);
   if (!stored) throw notFound('Workflow');
   const read = (name: string) => (Item?.[name] as number | undefined) ?? 0;
@@ -282,7 +269,7 @@ function collect(errors: FieldError[], check: () => void) {
  * when it was listed there: an occurrence from before (an event tracked while the workflow was
  * disabled or did not exist, whose trigger is read late) starts nothing. An edit of a workflow
  * that stays listed under the same trigger keeps its `since`. One update per index item (a
- * transaction may touch an item once).
+ * transaction may touch an item once), and the names item's (shared/workflows/names.ts).
  */
 function triggerIndexWrites(projectId: string, before: StoredWorkflow | undefined, after: StoredWorkflow | undefined): TransactItem[] {
   const writes = new Map<string, TransactItem>();
@@ -314,7 +301,7 @@ function triggerIndexWrites(projectId: string, before: StoredWorkflow | undefine
           },
     });
   }
-  return [...writes.values()];
+  return [...writes.values(), namesWrite(projectId, before, after)];
 }
 
 function versionPut(projectId: string, workflow: StoredWorkflow): TransactItem {

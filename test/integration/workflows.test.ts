@@ -279,6 +279,30 @@ describe('workflows: definitions', () => {
     expect(await subjectsTo(late)).toEqual(['Version two']);
   });
 
+  it('still wakes what waits for an event an edit no longer waits for, and disabling one of two workflows on a trigger leaves the other listed', async () => {
+    const [event, oldGo, newGo] = [`shared_${suffix()}`, `old_go_${suffix()}`, `new_go_${suffix()}`];
+    const woken = await template('Woken by the old event');
+    const waiting = await workflow({ trigger: { type: 'EVENT', event }, steps: [{ id: 'wait', type: 'WAIT_FOR_EVENT', event: oldGo, timeoutSeconds: 3600, next: 'mail' }, { id: 'mail', type: 'SEND_EMAIL', templateId: woken }] });
+    const other = await workflow({ trigger: { type: 'EVENT', event }, steps: [{ id: 'end', type: 'EXIT' }] });
+    const [first, second] = [uniqueEmail('wf-names-first'), uniqueEmail('wf-names-second')];
+    const firstContact = await track(first, event);
+    await until(async () => ((await executionsOf(waiting.id, `?contactId=${firstContact.contact}&status=WAITING`)).length === 1 ? true : undefined));
+
+    const edited = await api('PATCH', `/workflows/${waiting.id}`, { body: { enabled: false, steps: [{ id: 'wait', type: 'WAIT_FOR_EVENT', event: newGo, timeoutSeconds: 3600, next: 'mail' }, { id: 'mail', type: 'SEND_EMAIL', templateId: woken }] } });
+    expect(edited.status).toBe(200);
+    await track(first, oldGo);
+    const secondContact = await track(second, event);
+
+    const [firstRun] = await ended(waiting.id, firstContact.contact);
+    expect(firstRun.steps.map((step: any) => [step.stepId, step.outcome])).toEqual([
+      ['wait', 'EVENT'],
+      ['mail', 'EMAIL_QUEUED'],
+    ]);
+    await waitForEmails(first, 1);
+    expect(await ended(other.id, secondContact.contact)).toHaveLength(1);
+    expect(await executionsOf(waiting.id, `?contactId=${secondContact.contact}`)).toHaveLength(0);
+  });
+
   it('stops new entries when disabled, and deleting cancels what waits', async () => {
     const event = `toggle_${suffix()}`;
     const go = `go_${suffix()}`;

@@ -53,12 +53,12 @@ describe('cancelDeletedWorkflowExecutions (after DELETE /workflows/{id}, in the 
     expect(ddb.commandCalls(QueryCommand).map((call) => call.args[0].input.IndexName)).toEqual(['GSI1', 'GSI1']);
     const [first, second] = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
     expect(first![0]!.Update).toMatchObject({
-      Key: { PK: `PROJECT#${P}`, SK: `WORKFLOW_EXECUTION#${W}#X1` },
+      Key: { PK: `PROJECT#${P}#WORKFLOW#${W}`, SK: 'EXECUTION#X1' },
       ConditionExpression: '#status IN (:running, :waiting)',
       ExpressionAttributeValues: expect.objectContaining({ ':final': 'CANCELLED', ':reason': 'WORKFLOW_DELETED', ':byStatus': `PROJECT#${P}#WORKFLOW_EXECUTIONS#${W}#STATUS#CANCELLED` }),
     });
     expect(first).toHaveLength(2); // execution and entry guard; no notification for CANCELLED
-    expect(second![2]!.Delete).toEqual({ TableName: process.env.TABLE_NAME, Key: { PK: `PROJECT#${P}`, SK: `WORKFLOW_WAIT#${C}#confirmed#X2` } });
+    expect(second![2]!.Delete).toEqual({ TableName: process.env.TABLE_NAME, Key: { PK: `PROJECT#${P}#WORKFLOW_WAITS#${C}`, SK: 'WAIT#confirmed#X2' } });
     expect(scheduler.commandCalls(DeleteScheduleCommand).map((call) => call.args[0].input.Name)).toEqual([timerName('X2', 'wait')]);
   });
 
@@ -102,7 +102,7 @@ describe('cancelDeletedWorkflowExecutions (after DELETE /workflows/{id}, in the 
     ]);
     for (const input of queries) expect(input.Limit).toBe(CANCEL_PAGE_SIZE);
     const cancelledKeys = ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems![0]!.Update!.Key!.SK);
-    expect(cancelledKeys).toEqual([`WORKFLOW_EXECUTION#${W}#X1`, `WORKFLOW_EXECUTION#${W}#X2`, `WORKFLOW_EXECUTION#${W}#X3`]);
+    expect(cancelledKeys).toEqual(['EXECUTION#X1', 'EXECUTION#X2', 'EXECUTION#X3']);
   });
 
   it('a job for a workflow that still exists cancels nothing (a stray or forged message)', async () => {

@@ -23,7 +23,7 @@ const X = '01JEXEC0000000000000000ABC';
 const C = '01JC0NTACT0000000000000000';
 const T = '01JTEMP0000000000000000ABC';
 const table = process.env.TABLE_NAME!;
-const executionKey = { PK: `PROJECT#${P}`, SK: `WORKFLOW_EXECUTION#${W}#${X}` };
+const executionKey = { PK: `PROJECT#${P}#WORKFLOW#${W}`, SK: `EXECUTION#${X}` };
 const message = (stepId: string, extra: Record<string, unknown> = {}) => ({ projectId: P, workflowId: W, executionId: X, stepId, ...extra });
 
 type Steps = Record<string, unknown>[];
@@ -285,7 +285,7 @@ describe('SEND_EMAIL', () => {
     expect(JSON.parse(queued!.Entries![0]!.MessageBody!)).toEqual({ projectId: P, emailId: ids[0] });
     const [ending] = transactions();
     expect(ending![0]!.Update).toMatchObject({ Key: executionKey, ExpressionAttributeValues: expect.objectContaining({ ':final': 'COMPLETED' }) });
-    expect(ending![1]!.Update).toMatchObject({ Key: { PK: `PROJECT#${P}`, SK: `WORKFLOW_ENTRY#${W}#${C}` }, UpdateExpression: 'REMOVE activeExecutionId' });
+    expect(ending![1]!.Update).toMatchObject({ Key: { PK: `PROJECT#${P}#WORKFLOW#${W}`, SK: `ENTRY#${C}` }, UpdateExpression: 'REMOVE activeExecutionId' });
     expect(ending![2]!.Put!.Item).toMatchObject({ type: 'workflow.execution.completed', data: expect.objectContaining({ id: X, status: 'COMPLETED' }) });
   });
 
@@ -420,11 +420,11 @@ describe('CONDITION', () => {
     // Assess
     const query = ddb.commandCalls(QueryCommand)[0]!.args[0].input;
     expect(query).toMatchObject({ IndexName: 'GSI1', ExpressionAttributeValues: expect.objectContaining({ ':pk': `PROJECT#${P}#CONTACT_EVENTS#${C}`, ':n0': 'purchase' }) });
-    const executionUpdates = updates().filter((update) => String(update.Key!.SK).startsWith('WORKFLOW_EXECUTION#'));
+    const executionUpdates = updates().filter((update) => String(update.Key!.SK).startsWith('EXECUTION#'));
     expect(executionUpdates.at(-1)!.ExpressionAttributeValues).toMatchObject({ ':next': 'yes' });
     expect(sentMessages()).toEqual([{ body: message('yes'), delay: undefined }]);
     // The step's figures (GET /workflows/{id}/stats): it went on, by its then branch.
-    const counted = updates().filter((update) => String(update.Key!.SK).startsWith('STATS#workflow#'));
+    const counted = updates().filter((update) => update.Key!.SK === 'STATS');
     expect(counted.flatMap((update) => Object.values(update.ExpressionAttributeNames!)).sort()).toEqual(expect.arrayContaining(['step#check#completed', 'step#check#then']));
   });
 });
@@ -435,7 +435,7 @@ describe('WAIT_FOR_EVENT: the event and the timeout race, one wins once', () => 
     { id: 'thanks', type: 'EXIT' },
     { id: 'reminder', type: 'EXIT' },
   ];
-  const waitKey = { PK: `PROJECT#${P}`, SK: `WORKFLOW_WAIT#${C}#confirmed#${X}` };
+  const waitKey = { PK: `PROJECT#${P}#WORKFLOW_WAITS#${C}`, SK: `WAIT#confirmed#${X}` };
   const waiting = (waitUntil: number) => ({ status: 'WAITING', steps: running('wait', { waitUntil: new Date(waitUntil).toISOString(), event: 'confirmed' }) });
   const event = (at: number) => ({ id: '01JEVENT000000000000000000', name: 'confirmed', createdAt: new Date(at).toISOString() });
 

@@ -12,8 +12,8 @@ const W = '01JD000000000000000000WF01';
 const E = '01JD000000000000000000EX01';
 
 const executionItem = (fields: Record<string, unknown> = {}) => ({
-  PK: `PROJECT#${P}`,
-  SK: `WORKFLOW_EXECUTION#${W}#${E}`,
+  PK: `PROJECT#${P}#WORKFLOW#${W}`,
+  SK: `EXECUTION#${E}`,
   executionId: E,
   workflowId: W,
   workflowVersion: 1,

@@ -4,7 +4,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { decodeTime, ulid } from 'ulid';
 
 process.env.WORKFLOW_QUEUE_URL = 'http://localhost:9324/000000000000/workflows-test';
-const { occurrenceOf, startExecutions, triggerLoader, wakeWaiting } = await import('../../../../shared/workflows/triggers');
+const { batchLoaders, handleOccurrence, occurrenceOf, startExecutions, wakeWaiting } = await import('../../../../shared/workflows/triggers');
 const { executionIdFor } = await import('../../../../shared/workflows/executions');
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -91,10 +91,10 @@ describe('startExecutions', () => {
     expect(items.filter((item) => item.Put).map((item) => item.Put!.Item!.workflowId)).toEqual([WA, WD]);
     expect(items[0]!.Put).toMatchObject({
       ConditionExpression: 'attribute_not_exists(PK)',
-      Item: { SK: `WORKFLOW_EXECUTION#${WA}#${executionOf(WA)}`, executionId: executionOf(WA), workflowVersion: 1, contactId: C, status: 'RUNNING', currentStepId: `first-${WA}`, steps: { [`first-${WA}`]: { stepId: `first-${WA}`, type: 'EXIT', status: 'RUNNING', startedAt: new Date(decodeTime(E)).toISOString() } }, GSI1PK: `PROJECT#${P}#WORKFLOW_EXECUTIONS#${WA}#STATUS#RUNNING` },
+      Item: { PK: `PROJECT#${P}#WORKFLOW#${WA}`, SK: `EXECUTION#${executionOf(WA)}`, executionId: executionOf(WA), workflowVersion: 1, contactId: C, status: 'RUNNING', currentStepId: `first-${WA}`, steps: { [`first-${WA}`]: { stepId: `first-${WA}`, type: 'EXIT', status: 'RUNNING', startedAt: new Date(decodeTime(E)).toISOString() } }, GSI1PK: `PROJECT#${P}#WORKFLOW_EXECUTIONS#${WA}#STATUS#RUNNING` },
     });
-    expect(items[1]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WA}#${C}` }, ConditionExpression: 'attribute_not_exists(PK)' });
-    expect(items[3]!.Update).toMatchObject({ Key: { SK: `WORKFLOW_ENTRY#${WD}#${C}` }, ConditionExpression: 'attribute_not_exists(activeExecutionId)' });
+    expect(items[1]!.Update).toMatchObject({ Key: { PK: `PROJECT#${P}#WORKFLOW#${WA}`, SK: `ENTRY#${C}` }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(items[3]!.Update).toMatchObject({ Key: { PK: `PROJECT#${P}#WORKFLOW#${WD}`, SK: `ENTRY#${C}` }, ConditionExpression: 'attribute_not_exists(activeExecutionId)' });
     expect(sent()).toEqual([
       { projectId: P, workflowId: WA, executionId: executionOf(WA), stepId: `first-${WA}` },
       { projectId: P, workflowId: WD, executionId: executionOf(WD), stepId: `first-${WD}` },
@@ -187,14 +187,14 @@ describe('startExecutions', () => {
   });
 });
 
-describe('triggerLoader', () => {
+describe('batchLoaders', () => {
   it('reads a trigger\'s index item once for a batch\'s events of that name, and again after a failed read', async () => {
     // Prepare: two contacts' "signed_up" in one batch, then a "paid"; the first read of "paid" fails
     const index = { PK: `PROJECT#${P}`, SK: 'WORKFLOW_TRIGGER#EVENT#signed_up' };
     ddb.on(GetCommand).resolves({});
     ddb.on(GetCommand, { Key: index }).resolves({ Item: { ...index, [`w_${WA}`]: { version: 1, allowReentry: false } } });
     ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: 'WORKFLOW_TRIGGER#EVENT#paid' } }).rejectsOnce(new Error('throttled')).resolves({});
-    const triggersOf = triggerLoader();
+    const { triggersOf } = batchLoaders();
 
     // Act
     const [first, second] = await Promise.all([triggersOf(P, 'EVENT', 'signed_up'), triggersOf(P, 'EVENT', 'signed_up')]);
@@ -260,7 +260,7 @@ describe('startExecutions, a first step that waits', () => {
     // the step's entry is counted with the workflow's, in the same call
     const counted = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(counted).toHaveLength(1);
-    expect(counted[0]!.Key).toEqual({ PK: `PROJECT#${P}`, SK: `STATS#workflow#${WA}` });
+    expect(counted[0]!.Key).toEqual({ PK: `PROJECT#${P}#WORKFLOW#${WA}`, SK: 'STATS' });
     expect(Object.values(counted[0]!.ExpressionAttributeNames!)).toEqual(expect.arrayContaining(['entered', 'step#pause#entered']));
   });
 
@@ -281,7 +281,7 @@ describe('startExecutions, a first step that waits', () => {
     expect(first).toHaveLength(5);
     expect(again).toHaveLength(3);
     expect(again![0]!.Put!.Item).toMatchObject({ workflowId: WA, status: 'WAITING', steps: { listen: { status: 'RUNNING', event: 'confirmed' } } });
-    expect(again![2]!.Put!.Item).toMatchObject({ SK: `WORKFLOW_WAIT#${C}#confirmed#${executionOf(WA)}`, workflowId: WA, executionId: executionOf(WA), stepId: 'listen' });
+    expect(again![2]!.Put!.Item).toMatchObject({ PK: `PROJECT#${P}#WORKFLOW_WAITS#${C}`, SK: `WAIT#confirmed#${executionOf(WA)}`, workflowId: WA, executionId: executionOf(WA), stepId: 'listen' });
     expect(entered).toBe(1);
     expect(sent().map((message) => message.workflowId)).toEqual([WA]);
   });
@@ -313,9 +313,66 @@ describe('wakeWaiting', () => {
     expect(woken).toBe(1);
     expect(ddb.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': `PROJECT#${P}`, ':prefix': `WORKFLOW_WAIT#${C}#confirmed#` },
+      ExpressionAttributeValues: { ':pk': `PROJECT#${P}#WORKFLOW_WAITS#${C}`, ':prefix': 'WAIT#confirmed#' },
       ConsistentRead: true,
     });
     expect(sent()).toEqual([{ projectId: P, workflowId: WA, executionId: 'X1', stepId: 'wait', event: { id: E, name: 'confirmed', createdAt: occurrence.event!.createdAt } }]);
+  });
+});
+
+describe('handleOccurrence', () => {
+  const names = { PK: `PROJECT#${P}`, SK: 'WORKFLOW_NAMES' };
+  const lookups = () => ({
+    indexReads: ddb.commandCalls(GetCommand).filter((call) => String(call.args[0].input.Key!.SK).startsWith('WORKFLOW_TRIGGER#')).length,
+    waitQueries: ddb.commandCalls(QueryCommand).filter((call) => String(call.args[0].input.ExpressionAttributeValues![':pk']).includes('#WORKFLOW_WAITS#')).length,
+  });
+
+  beforeEach(() => {
+    ddb.on(GetCommand).resolves({});
+    ddb.on(QueryCommand).resolves({ Items: [] });
+  });
+
+  it('looks for nothing of an event no workflow is about, and reads the names once for the batch', async () => {
+    // Prepare: workflows start on "paid" and wait for "confirmed"
+    ddb.on(GetCommand, { Key: names }).resolves({ Item: { ...names, updatedAt: 'x', 'trigger#EVENT#paid': new Set([WA]), 'wait#confirmed': new Set([WB]) } });
+    const loaders = batchLoaders();
+
+    // Act: three events of other names in one batch
+    for (const name of ['page_viewed', 'signed_up', 'page_viewed']) await handleOccurrence(occurrenceOf(eventInsert(name))!, loaders);
+
+    // Assess
+    expect(lookups()).toEqual({ indexReads: 0, waitQueries: 0 });
+    expect(ddb.commandCalls(GetCommand).filter((call) => call.args[0].input.Key!.SK === 'WORKFLOW_NAMES')).toHaveLength(1);
+  });
+
+  it('reads the trigger index of a listed trigger and queries the waits of an awaited name', async () => {
+    // Prepare
+    ddb.on(GetCommand, { Key: names }).resolves({ Item: { ...names, updatedAt: 'x', 'trigger#EVENT#paid': new Set([WA]), 'wait#confirmed': new Set([WB]) } });
+    const loaders = batchLoaders();
+
+    // Act
+    await handleOccurrence(occurrenceOf(eventInsert('paid'))!, loaders);
+    const afterPaid = lookups();
+    await handleOccurrence(occurrenceOf(eventInsert('confirmed'))!, loaders);
+
+    // Assess
+    expect(afterPaid).toEqual({ indexReads: 1, waitQueries: 0 });
+    expect(lookups()).toEqual({ indexReads: 1, waitQueries: 1 });
+  });
+
+  it('a project without the names item looks for everything only if it has workflows made before the item', async () => {
+    // Prepare: P has no workflow at all; P2 has one
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'PROJECT#P2', ':prefix': 'WORKFLOW#' } }).resolves({ Items: [{ PK: 'PROJECT#P2' }] });
+    const loaders = batchLoaders();
+    const inP2 = occurrenceOf({ ...eventInsert('paid'), keys: { PK: 'PROJECT#P2', SK: `EVENT#${E}` } })!;
+
+    // Act
+    await handleOccurrence(occurrenceOf(eventInsert('paid'))!, loaders);
+    const withoutWorkflows = lookups();
+    await handleOccurrence(inP2, loaders);
+
+    // Assess
+    expect(withoutWorkflows).toEqual({ indexReads: 0, waitQueries: 0 });
+    expect(lookups()).toEqual({ indexReads: 1, waitQueries: 1 });
   });
 });
