@@ -10,24 +10,22 @@ import { createStreamHandler, type StreamHandler } from '../../shared/streams/ha
  * segment created before a change was written is never missed). A deleted segment's REMOVE
  * queues the deletion of its members for the segment-builder (shared/segments/cleanup.ts).
  */
-export const handler: StreamHandler = (event, context) => {
-  const segmentsOf = segmentLoader();
-  return createStreamHandler({
-    name: 'segment-membership',
-    keyOf: (change) => {
-      const removed = removedSegment(change);
-      if (removed) return `segment|${removed.projectId}|${removed.segmentId}`;
-      const target = contactToReevaluate(change);
-      return target && `${target.projectId}|${target.contactId}`;
-    },
-    process: async (changes) => {
-      const removed = removedSegment(changes[0]!);
-      if (removed) {
-        await enqueueMemberCleanup({ kind: 'delete-members', ...removed });
-        return;
-      }
-      const target = contactToReevaluate(changes[0]!)!;
-      await reevaluateContact(target.projectId, target.contactId, segmentsOf);
-    },
-  })(event, context);
-};
+export const handler: StreamHandler = createStreamHandler({
+  name: 'segment-membership',
+  perBatch: segmentLoader,
+  keyOf: (change) => {
+    const removed = removedSegment(change);
+    if (removed) return `segment|${removed.projectId}|${removed.segmentId}`;
+    const target = contactToReevaluate(change);
+    return target && `${target.projectId}|${target.contactId}`;
+  },
+  process: async (changes, segmentsOf) => {
+    const removed = removedSegment(changes[0]!);
+    if (removed) {
+      await enqueueMemberCleanup({ kind: 'delete-members', ...removed });
+      return;
+    }
+    const target = contactToReevaluate(changes[0]!)!;
+    await reevaluateContact(target.projectId, target.contactId, segmentsOf);
+  },
+});

@@ -9,15 +9,13 @@ import { fanOut, subscriptionLoader } from '../../shared/webhooks/fanout';
  * matching (event, endpoint) pair becomes a queued delivery. Nothing is POSTed here. An endpoint
  * the service disabled is also mailed to the project's owners.
  */
-export const handler: StreamHandler = (event, context) => {
-  const subscriptionsOf = subscriptionLoader();
-  return createStreamHandler({
-    name: 'webhook-events',
-    keyOf: projectOfChange,
-    process: async (changes) => {
-      const projectId = projectOfChange(changes[0]!)!;
-      await fanOut(projectId, changes, subscriptionsOf);
-      for (const notice of changes.map(disabledEndpointNotice)) if (notice) await emailOwnersOfDisabledEndpoint(projectId, notice);
-    },
-  })(event, context);
-};
+export const handler: StreamHandler = createStreamHandler({
+  name: 'webhook-events',
+  perBatch: subscriptionLoader,
+  keyOf: projectOfChange,
+  process: async (changes, subscriptionsOf) => {
+    const projectId = projectOfChange(changes[0]!)!;
+    await fanOut(projectId, changes, subscriptionsOf);
+    for (const notice of changes.map(disabledEndpointNotice)) if (notice) await emailOwnersOfDisabledEndpoint(projectId, notice);
+  },
+});

@@ -1,8 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { createSqsHandler } from '../../shared/queue/handler';
-import { cancelDeletedWorkflowExecutions, isCancelExecutionsJob, parseCancelExecutionsJob, type CancelExecutionsJob } from '../../shared/workflows/cancel';
+import { cancelDeletedWorkflowExecutions, isCancelExecutionsJob, parseCancelExecutionsJob, sendCancelExecutionsJob, type CancelExecutionsJob } from '../../shared/workflows/cancel';
 import { runStep } from '../../shared/workflows/engine';
-import { parseStepMessage, sendCancelExecutionsJob, type StepMessage } from '../../shared/workflows/queue';
+import { parseStepMessage, type StepMessage } from '../../shared/workflows/queue';
 
 /** Time kept back from the invocation's end: the page in progress and the continuation message. */
 const RESERVE_MS = 10_000;

@@ -1,6 +1,6 @@
 import { createStreamHandler, type StreamHandler } from '../../shared/streams/handler';
 import { removedWorkflow } from '../../shared/workflows/removals';
-import { sendCancelExecutionsJob } from '../../shared/workflows/queue';
+import { sendCancelExecutionsJob } from '../../shared/workflows/cancel';
 import { batchLoaders, handleOccurrence, occurrenceOf } from '../../shared/workflows/triggers';
 
 /**
@@ -11,24 +11,22 @@ import { batchLoaders, handleOccurrence, occurrenceOf } from '../../shared/workf
  * A deleted workflow's REMOVE queues the cancellation of its executions for the workflow-runner
  * (shared/workflows/cancel.ts).
  */
-export const handler: StreamHandler = (event, context) => {
+export const handler: StreamHandler = createStreamHandler({
+  name: 'workflow-triggers',
   // Each project's names item and each trigger's index item are read once per batch (shared/workflows/triggers.ts).
-  const loaders = batchLoaders();
-  return createStreamHandler({
-    name: 'workflow-triggers',
-    keyOf: (change) => {
-      const removed = removedWorkflow(change);
-      if (removed) return `workflow|${removed.projectId}|${removed.workflowId}`;
-      const occurrence = occurrenceOf(change);
-      return occurrence && `${occurrence.projectId}|${occurrence.contactId}`;
-    },
-    process: async (changes) => {
-      const removed = removedWorkflow(changes[0]!);
-      if (removed) {
-        await sendCancelExecutionsJob({ kind: 'cancel-executions', ...removed });
-        return;
-      }
-      for (const change of changes) await handleOccurrence(occurrenceOf(change)!, loaders);
-    },
-  })(event, context);
-};
+  perBatch: batchLoaders,
+  keyOf: (change) => {
+    const removed = removedWorkflow(change);
+    if (removed) return `workflow|${removed.projectId}|${removed.workflowId}`;
+    const occurrence = occurrenceOf(change);
+    return occurrence && `${occurrence.projectId}|${occurrence.contactId}`;
+  },
+  process: async (changes, loaders) => {
+    const removed = removedWorkflow(changes[0]!);
+    if (removed) {
+      await sendCancelExecutionsJob({ kind: 'cancel-executions', ...removed });
+      return;
+    }
+    for (const change of changes) await handleOccurrence(occurrenceOf(change)!, loaders);
+  },
+});

@@ -6,7 +6,7 @@ import type { SendMessage } from '../emails/emails';
 import { RetryLater } from '../queue/errors';
 import type { AudienceReader } from './audience';
 import { campaignKeys } from './keys';
-import { recentQueuedMailFate } from './progress';
+import { recentQueuedMailFate } from './fate';
 import type { StoredCampaign } from './store';
 
 /**

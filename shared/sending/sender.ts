@@ -16,7 +16,8 @@ import { getPayload } from '../payloads/payloads';
 import { RetryLater } from '../queue/errors';
 import { isSuppressed } from '../suppression/suppression';
 import { acquireSendSlot, admitSend, type SendLane } from './pacer';
-import { parkCampaignEmail, queuedMailFate, recentQueuedMailFate } from '../campaigns/progress';
+import { queuedMailFate, recentQueuedMailFate } from '../campaigns/fate';
+import { parkCampaignEmail } from '../campaigns/progress';
 import { holdUntilDue } from '../campaigns/spread';
 import { buildSendEmailInput, classifySesError, gateSendEmail, isSesThrottle, sesClient, type AttachmentContent } from './ses';
 

@@ -15,16 +15,21 @@ export interface StreamChange {
   record: DynamoDBRecord;
 }
 
-export interface StreamHandlerOptions {
+export interface StreamHandlerOptions<Batch = undefined> {
   /** For the logs: the consumer's name. */
   name: string;
+  /**
+   * Made anew for each batch, after it was fetched, and handed to every `process` call of that
+   * batch: the reads its changes share (perBatchLoader, shared/streams/batch-loader.ts).
+   */
+  perBatch?: () => Batch;
   /**
    * Changes with the same key are handed to `process` together, in stream order; different keys
    * run concurrently. Return undefined to skip a change. Default: the item's PK and SK.
    */
   keyOf?: (change: StreamChange) => string | undefined;
   /** Handles the changes of one key; must be idempotent (a retried batch repeats them). */
-  process: (changes: StreamChange[]) => Promise<void>;
+  process: (changes: StreamChange[], batch: Batch) => Promise<void>;
   /** Keys processed at once (default 10). */
   concurrency?: number;
 }
@@ -43,12 +48,13 @@ export type StreamHandler = (event: DynamoDBStreamEvent, context?: Context) => P
  *   records' metadata goes to the on-failure destination (a DLQ with an alarm);
  * - failures are logged with the sequence number and keys, never the images.
  */
-export function createStreamHandler(options: StreamHandlerOptions): StreamHandler {
+export function createStreamHandler<Batch = undefined>(options: StreamHandlerOptions<Batch>): StreamHandler {
   const keyOf = options.keyOf ?? ((change: StreamChange) => `${String(change.keys.PK)}|${String(change.keys.SK)}`);
   const concurrency = options.concurrency ?? 10;
 
   const handle = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = event.Records ?? [];
+    const batch = options.perBatch ? options.perBatch() : (undefined as Batch);
     const failedPositions: number[] = [];
     const groups = new Map<string, { position: number; changes: StreamChange[] }>();
 
@@ -76,7 +82,7 @@ export function createStreamHandler(options: StreamHandlerOptions): StreamHandle
       for (let next = queue.shift(); next; next = queue.shift()) {
         const [key, group] = next;
         try {
-          await options.process(group.changes);
+          await options.process(group.changes, batch);
         } catch (error) {
           failedPositions.push(group.position);
           logger.error('Stream record processing failed', {

@@ -5,6 +5,7 @@ import { tableName } from '../db/table';
 import type { TransactItem } from '../db/transactions';
 import { ACTIVE_STATUSES, finishExecution, fromItem, type Execution } from './executions';
 import { workflowKeys } from './keys';
+import { sendRunnerJob } from './queue';
 import { readWorkflow } from './store';
 import { cancelWake } from './timers';
 
@@ -53,6 +54,9 @@ export const cancelExecutionsJobSchema = v.object({
 export type CancelExecutionsJob = v.InferOutput<typeof cancelExecutionsJobSchema>;
 
 export const parseCancelExecutionsJob = (body: unknown): CancelExecutionsJob => v.parse(cancelExecutionsJobSchema, body);
+
+/** Queues the cancellation of a deleted workflow's executions (or its continuation) for the workflow-runner. */
+export const sendCancelExecutionsJob = (job: CancelExecutionsJob): Promise<void> => sendRunnerJob(job);
 
 /** Whether a workflow-queue message is this job (the others are step messages). */
 export const isCancelExecutionsJob = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'cancel-executions';

@@ -4,7 +4,6 @@ import { requiredEnv } from '../config/env';
 import { variables } from '../config/variables';
 import { sqsClient } from '../queue/handler';
 import { sendMessageBatches } from '../queue/send-batches';
-import type { CancelExecutionsJob } from './cancel';
 
 const workflowQueueUrl = requiredEnv(variables.workflowQueueUrl);
 
@@ -48,7 +47,7 @@ export async function sendStepMessages(messages: StepMessage[], delays?: readonl
   );
 }
 
-/** Queues the cancellation of a deleted workflow's executions (or its continuation) for the workflow-runner (shared/workflows/cancel.ts). */
-export async function sendCancelExecutionsJob(job: CancelExecutionsJob): Promise<void> {
+/** Queues a job for the workflow-runner that is not a step: a `kind` tells it apart (shared/workflows/cancel.ts). */
+export async function sendRunnerJob(job: { kind: string }): Promise<void> {
   await sqsClient.send(new SendMessageCommand({ QueueUrl: workflowQueueUrl, MessageBody: JSON.stringify(job) }));
 }

@@ -153,7 +153,13 @@ async function measureCallsPerTrack(projects: Fixtures): Promise<{ none: CallCou
   return { none, loaded };
 }
 
-async function measureEngine(project: CreatedProject): Promise<EngineWork> {
+/** The engine's work for an event its workflows start on, and for one of a name no workflow is about (on the same project). */
+interface EngineWorks {
+  matching: EngineWork;
+  unrelated: EngineWork;
+}
+
+async function measureEngine(project: CreatedProject): Promise<EngineWorks> {
   heading(`Engine work per event: one "${LOAD_EVENT}" through the trigger consumer and the runner (in-process, real handlers), ${WORKFLOWS_ON_EVENT} workflows on it`);
   const samples: EngineWork[] = [];
   for (let n = 0; n < ENGINE_SAMPLES; n++) samples.push(await measureEngineWork(project.projectId, LOAD_EVENT, `wf-engine-${runId}-${n}@bench.example.com`));
@@ -169,7 +175,9 @@ async function measureEngine(project: CreatedProject): Promise<EngineWork> {
   if (total.otherCalls > 0) console.log(`  other services: ${total.otherCalls} calls`);
   if (total.failedDynamoCalls > 0) console.log(`  ${total.failedDynamoCalls} DynamoDB calls failed (DynamoDB reports no capacity for them: not in RCU/WCU)`);
   console.log(`  every sample (first with cold caches): ${samples.map((sample) => describeWork(totalWork(sample))).join('; ')}`);
-  return work;
+  const unrelated = await measureEngineWork(project.projectId, `${LOAD_EVENT}_unrelated`, `wf-engine-${runId}-unrelated@bench.example.com`);
+  console.log(`  an event of a name no workflow is about, on the same project: ${describeWork(totalWork(unrelated))}`);
+  return { matching: work, unrelated };
 }
 
 const units = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
@@ -239,7 +247,7 @@ function rejection(context: BenchContext, windows: TrackWindow[]): string | unde
   return reasons.length > 0 ? reasons.join('; ') : undefined;
 }
 
-function summarize(context: BenchContext, latencies: number[], calls: { none: CallCount; loaded: CallCount }, engine: EngineWork, windows: TrackWindow[]): SectionReport {
+function summarize(context: BenchContext, latencies: number[], calls: { none: CallCount; loaded: CallCount }, engine: EngineWorks, windows: TrackWindow[]): SectionReport {
   // Each kind's samples of both windows together: its p99 is then the 4th-slowest of 400, which
   // one stall in one window (another engineer's burst, a GC) moves less than the mean of two
   // windows' p99s, each the 2nd-slowest of 200, would move.
@@ -249,7 +257,7 @@ function summarize(context: BenchContext, latencies: number[], calls: { none: Ca
   const p99Ratio = percentile(none, 99) / percentile(loaded, 99);
   const p50Ratio = percentile(none, 50) / percentile(loaded, 50);
   const catchUpSeconds = Math.max(...windows.filter((window) => window.kind === 'loaded').map((window) => window.catchUpSeconds));
-  const total = totalWork(engine);
+  const total = totalWork(engine.matching);
   const rejected = rejection(context, windows);
   const rate = `${TRACK_RATE_PER_SECOND}/s`;
   const rows = [
@@ -259,9 +267,10 @@ function summarize(context: BenchContext, latencies: number[], calls: { none: Ca
     ['ratio none ÷ 20 workflows: p50 / p99', `${format.ratio(p50Ratio)} / ${format.ratio(p99Ratio)}`],
     ['statuses', windows.map((window) => JSON.stringify(window.result.statuses)).join(' ')],
     ['DynamoDB calls of one track: none / 20 workflows', `${calls.none.typical.length} / ${calls.loaded.typical.length}`],
-    ['engine work per event: trigger consumer', describeWork(engine.consumer)],
-    ['engine work per event: runner', describeWork(engine.runner)],
+    ['engine work per event: trigger consumer', describeWork(engine.matching.consumer)],
+    ['engine work per event: runner', describeWork(engine.matching.runner)],
     ['engine work per event: total', describeWork(total)],
+    ['engine work for an event no workflow is about', describeWork(totalWork(engine.unrelated))],
     ['the stack idle again after a 20-workflow window (engine catching up)', `${catchUpSeconds.toFixed(0)} s`],
   ];
   heading('Workflows summary');

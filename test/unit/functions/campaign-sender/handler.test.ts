@@ -8,7 +8,7 @@ import { handler } from '../../../../functions/campaign-sender/handler';
 import { C, campaignEmailRecord, campaignKey, P } from '../../../support/campaign-fixtures';
 import { endedItem } from '../../../support/email-fixtures';
 import { sqsRecord } from '../../../support/sqs-records';
-import { recentQueuedMailFate, resetRecentFates } from '../../../../shared/campaigns/progress';
+import { recentQueuedMailFate, resetRecentFates } from '../../../../shared/campaigns/fate';
 import { resetPacerMemory } from '../../../../shared/sending/pacer';
 
 const ddb = mockClient(DynamoDBDocumentClient);

@@ -5,7 +5,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler as campaignSender } from '../../../../functions/campaign-sender/handler';
 import { processFanoutMessage } from '../../../../shared/campaigns/dispatch';
-import { resetRecentFates } from '../../../../shared/campaigns/progress';
+import { resetRecentFates } from '../../../../shared/campaigns/fate';
 import { dueAt, holdUntilDue, pageMessages, respread, spreadCount, spreadView } from '../../../../shared/campaigns/spread';
 import type { StoredCampaign } from '../../../../shared/campaigns/store';
 import { toItem as contactItem } from '../../../../shared/contacts/contacts';

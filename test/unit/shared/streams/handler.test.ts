@@ -31,6 +31,29 @@ describe('createStreamHandler', () => {
     expect(a[1]!).toMatchObject({ eventName: 'REMOVE', newImage: undefined, oldImage: { PK: 'P', SK: 'A', old: true } });
   });
 
+  it('makes the per-batch value once for each batch and hands it to every key of that batch', async () => {
+    // Prepare
+    let made = 0;
+    const seen: [string, number][] = [];
+    const handler = createStreamHandler({
+      name: 'test',
+      perBatch: () => ++made,
+      process: async (changes, batch) => void seen.push([String(changes[0]!.keys.SK), batch]),
+    });
+
+    // Act
+    await handler({ Records: [record('1', { PK: 'P', SK: 'A' }, {}), record('2', { PK: 'P', SK: 'B' }, {})] });
+    await handler({ Records: [record('3', { PK: 'P', SK: 'C' }, {})] });
+
+    // Assess
+    expect(made).toBe(2);
+    expect(seen.sort()).toEqual([
+      ['A', 1],
+      ['B', 1],
+      ['C', 2],
+    ]);
+  });
+
   it('reports the earliest failed record (Lambda retries from it) and keeps processing other keys', async () => {
     const processed: string[] = [];
     const handler = createStreamHandler({
