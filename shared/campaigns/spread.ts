@@ -46,26 +46,6 @@ export const spreadOverMinutesSchema = v.pipe(
   v.maxValue(spreadLimits.maxMinutes, `spreadOverMinutes must be at most ${spreadLimits.maxMinutes} (24 hours)`),
 );
 
-/** The spread as GET /campaigns/{id} shows it once sending has started. */
-export interface SpreadView {
-  overMinutes: number;
-  startedAt: string;
-  /** When the last email is due: startedAt + overMinutes (later only if the SES rate cannot keep up). */
-  endsAt: string;
-  /** The audience counted when the dispatch started (N); null until then. */
-  recipients: number | null;
-}
-
-export function spreadView(campaign: Pick<StoredCampaign, 'spreadOverMinutes' | 'sentAt' | 'dispatch'>): SpreadView | null {
-  if (!campaign.spreadOverMinutes || !campaign.sentAt) return null;
-  return {
-    overMinutes: campaign.spreadOverMinutes,
-    startedAt: campaign.sentAt,
-    endsAt: new Date(Date.parse(campaign.sentAt) + campaign.spreadOverMinutes * 60_000).toISOString(),
-    recipients: campaign.dispatch?.spreadOf ?? null,
-  };
-}
-
 /** When recipient `index` of `count` is due: evenly from `startedAt` over the spread, the last no later than its end. */
 export function dueAt(startedAt: number, overMinutes: number, index: number, count: number): number {
   const span = overMinutes * 60_000;

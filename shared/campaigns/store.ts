@@ -10,7 +10,7 @@ import type { CampaignContent } from './content';
 import type { GuardCounters } from './guard';
 import { campaignKeys } from './keys';
 import { presentDelivery, type DeliveryView, type LocalTimeDelivery } from './local-time';
-import { spreadView, type SpreadView } from './spread';
+import { spreadView, type SpreadView } from './spread-view';
 import { nextStatus, type CampaignAction, type CampaignStatus } from './status';
 
 /** A campaign as the API shows it (names as in Plunk's campaigns API). */
