@@ -58,8 +58,8 @@ export interface Execution {
 export const ACTIVE_STATUSES: readonly ExecutionStatus[] = ['RUNNING', 'WAITING'];
 
 /**
- * The per-step figures of GET /workflows/{id}/stats: attributes of the workflow's counters item
- * (workflowKeys.stats), added after the conditional write they count, as the outcome counters are
+ * The per-step figures of GET /workflows/{id}/stats: attributes of the workflow's figures item
+ * (workflowKeys.figures), added after the conditional write they count, as the outcome counters are
  * (a crash in between leaves a figure one short, never one over): `entered`, then one of
  * `completed` / `failed` / `cancelled`, and the branch a CONDITION or WAIT_FOR_EVENT took.
  */
@@ -170,7 +170,7 @@ export async function enterWorkflows(projectId: string, entries: readonly Entry[
   }
   await Promise.all(
     entries.map((entry, index) =>
-      outcomes[index] === 'ENTERED' ? addToCounters(workflowKeys.stats(projectId, entry.workflowId), { entered: 1, [stepFigure(entry.firstStep.id, 'entered')]: 1 }) : undefined,
+      outcomes[index] === 'ENTERED' ? addToCounters(workflowKeys.figures(projectId, entry.workflowId), { entered: 1, [stepFigure(entry.firstStep.id, 'entered')]: 1 }) : undefined,
     ),
   );
   return outcomes;
@@ -234,7 +234,7 @@ export async function startStep(projectId: string, execution: Execution, { recor
     },
     ...(listen ? [listen] : []),
   ]);
-  if (started) await addToCounters(workflowKeys.stats(projectId, execution.workflowId), { [stepFigure(record.stepId, 'entered')]: 1 });
+  if (started) await addToCounters(workflowKeys.figures(projectId, execution.workflowId), { [stepFigure(record.stepId, 'entered')]: 1 });
   return started;
 }
 
@@ -280,7 +280,7 @@ export async function advance(projectId: string, execution: Execution, stepId: s
     },
     ...extra,
   ]);
-  if (advanced) await addToCounters(workflowKeys.stats(projectId, execution.workflowId), stepEndFigures(stepId, 'COMPLETED', fields.outcome));
+  if (advanced) await addToCounters(workflowKeys.figures(projectId, execution.workflowId), stepEndFigures(stepId, 'COMPLETED', fields.outcome));
   return advanced;
 }
 
@@ -337,7 +337,7 @@ export async function finishExecution(projectId: string, execution: Execution, e
   if (written) {
     const stepStatus = (ending.step?.fields.status ?? (ending.status === 'FAILED' ? 'FAILED' : ending.status === 'CANCELLED' ? 'CANCELLED' : 'COMPLETED')) as keyof typeof STEP_END_FIGURE;
     const stepFigures = ending.step ? stepEndFigures(ending.step.stepId, stepStatus, ending.step.fields.outcome) : {};
-    await addToCounters(workflowKeys.stats(projectId, execution.workflowId), { [FINAL_COUNTER[ending.status]!]: 1, ...stepFigures });
+    await addToCounters(workflowKeys.figures(projectId, execution.workflowId), { [FINAL_COUNTER[ending.status]!]: 1, ...stepFigures });
   }
   return written;
 }
@@ -367,7 +367,7 @@ export interface ExecutionView extends Omit<Execution, 'steps' | 'trigger'> {
 export async function listExecutions(projectId: string, workflowId: string, query: ListExecutionsQuery): Promise<Page<ExecutionView>> {
   const [workflow, counters] = await Promise.all([
     readWorkflow(projectId, workflowId),
-    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.stats(projectId, workflowId), ProjectionExpression: 'entered' })),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.figures(projectId, workflowId), ProjectionExpression: 'entered' })),
   ]);
   if (!workflow) throw notFound('Workflow');
   let plan: { input: Omit<QueryCommandInput, 'TableName'>; partition: Record<string, string>; sortKey: string };

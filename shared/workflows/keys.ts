@@ -12,7 +12,7 @@ import { projectPartition } from '../projects/keys';
  * | counter        | PROJECT#<pid>                      | COUNTER#WORKFLOWS                           |                                                       |                                                     |
  * | entry guard    | PROJECT#<pid>#WORKFLOW#<wid>       | ENTRY#<cid>                                 |                                                       |                                                     |
  * | execution      | PROJECT#<pid>#WORKFLOW#<wid>       | EXECUTION#<eid>                             | <pid>#WORKFLOW_EXECUTIONS#<wid>#STATUS#<status> / eid | <pid>#WORKFLOW_EXECUTIONS#<wid>#CONTACT#<cid> / eid |
- * | stats          | PROJECT#<pid>#WORKFLOW#<wid>       | STATS                                       |                                                       |                                                     |
+ * | figures        | PROJECT#<pid>#WORKFLOW#<wid>       | FIGURES                                     |                                                       |                                                     |
  * | waiting        | PROJECT#<pid>#WORKFLOW_WAITS#<cid> | WAIT#<event name>#<eid>                     |                                                       |                                                     |
  *
  * What a workflow's definition is lives in the project's partition; what its runs write (entries,
@@ -44,8 +44,11 @@ export const workflowKeys = {
   entry: (projectId: string, workflowId: string, contactId: string) => ({ PK: workflowKeys.runtimePartition(projectId, workflowId), SK: `ENTRY#${contactId}` }),
   execution: (projectId: string, workflowId: string, executionId: string) => ({ PK: workflowKeys.runtimePartition(projectId, workflowId), SK: `EXECUTION#${executionId}` }),
   executionPrefix: 'EXECUTION#',
-  /** The workflow's counters (GET /workflows/{id}/stats); shared/stats/keys.ts gives it as the workflow source's. */
-  stats: (projectId: string, workflowId: string) => ({ PK: workflowKeys.runtimePartition(projectId, workflowId), SK: 'STATS' }),
+  /**
+   * The engine's figures of the workflow (entered, per step, how executions ended); the delivery
+   * stats of the mail it sends are its source's item, as every source's (shared/stats/keys.ts).
+   */
+  figures: (projectId: string, workflowId: string) => ({ PK: workflowKeys.runtimePartition(projectId, workflowId), SK: 'FIGURES' }),
   byStatusPartition: (projectId: string, workflowId: string, status: string) => `${projectPartition(projectId)}#WORKFLOW_EXECUTIONS#${workflowId}#STATUS#${status}`,
   byContactPartition: (projectId: string, workflowId: string, contactId: string) => `${projectPartition(projectId)}#WORKFLOW_EXECUTIONS#${workflowId}#CONTACT#${contactId}`,
   /** The index attributes of an execution; GSI1 moves with its status. */

@@ -10,7 +10,7 @@ import { transactWrite, type TransactItem } from '../db/transactions';
 import { ApiError, conflict, notFound, validationFailed, type FieldError } from '../http/errors';
 import { assertPublicDestination } from '../outbound/outbound';
 import { segmentKeys } from '../segments/keys';
-import { statsMetrics } from '../stats/stats';
+import { getStats, statsMetrics } from '../stats/stats';
 import { getTemplate } from '../templates/templates';
 import { stepFigure, type StepBranch } from './executions';
 import { workflowKeys } from './keys';
@@ -127,13 +127,16 @@ export async function deleteWorkflow(projectId: string, workflowId: string): Pro
   }
 }
 
-/** O(1): the workflow's counters item (workflowKeys.stats). */
+/** O(1): the engine's figures of the workflow and the delivery stats of its mail, two reads side by side. */
 export async function workflowStats(projectId: string, workflowId: string): Promise<WorkflowStats> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.stats(projectId, workflowId) }));
+  const [{ Item }, delivery] = await Promise.all([
+    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.figures(projectId, workflowId) })),
+    getStats(projectId, 'workflow', workflowId),
+  ]);
   const read = (name: string) => (Item?.[name] as number | undefined) ?? 0;
   const stats = emptyStats();
   for (const name of ['entered', 'completed', 'exited', 'failed', 'cancelled'] as const) stats[name] = read(name);
-  for (const metric of statsMetrics) stats[`${metric}Count`] = read(metric);
+  for (const metric of statsMetrics) stats[`${metric}Count`] = delivery[metric];
   return stats;
 }
 
@@ -170,7 +173,7 @@ const BRANCHES: Partial<Record<Step['type'], StepBranch[]>> = { CONDITION: ['the
 export async function workflowStepStats(projectId: string, workflowId: string): Promise<WorkflowStepStats> {
   const [stored, { Item }] = await Promise.all([
     readWorkflow(projectId, workflowId),
-    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.stats(projectId, workflowId) })),
+    documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.figures(projectId, workflowId) })),
   ]);
   if (!stored) throw notFound('Workflow');
   const read = (name: string) => (Item?.[name] as number | undefined) ?? 0;

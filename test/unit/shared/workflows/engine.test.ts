@@ -424,7 +424,7 @@ describe('CONDITION', () => {
     expect(executionUpdates.at(-1)!.ExpressionAttributeValues).toMatchObject({ ':next': 'yes' });
     expect(sentMessages()).toEqual([{ body: message('yes'), delay: undefined }]);
     // The step's figures (GET /workflows/{id}/stats): it went on, by its then branch.
-    const counted = updates().filter((update) => update.Key!.SK === 'STATS');
+    const counted = updates().filter((update) => update.Key!.SK === 'FIGURES');
     expect(counted.flatMap((update) => Object.values(update.ExpressionAttributeNames!)).sort()).toEqual(expect.arrayContaining(['step#check#completed', 'step#check#then']));
   });
 });

@@ -260,7 +260,7 @@ describe('startExecutions, a first step that waits', () => {
     // the step's entry is counted with the workflow's, in the same call
     const counted = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
     expect(counted).toHaveLength(1);
-    expect(counted[0]!.Key).toEqual({ PK: `PROJECT#${P}#WORKFLOW#${WA}`, SK: 'STATS' });
+    expect(counted[0]!.Key).toEqual({ PK: `PROJECT#${P}#WORKFLOW#${WA}`, SK: 'FIGURES' });
     expect(Object.values(counted[0]!.ExpressionAttributeNames!)).toEqual(expect.arrayContaining(['entered', 'step#pause#entered']));
   });
 

@@ -35,7 +35,7 @@ describe('workflowStepStats', () => {
   it('gives each step of the current version its figures, active as entered less those that left, and the branches of conditions and waits', async () => {
     // Prepare
     ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}`, SK: `WORKFLOW#${W}` } }).resolves({ Item: workflowItem });
-    ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}#WORKFLOW#${W}`, SK: 'STATS' } }).resolves({
+    ddb.on(GetCommand, { Key: { PK: `PROJECT#${P}#WORKFLOW#${W}`, SK: 'FIGURES' } }).resolves({
       Item: {
         entered: 10, completed: 4, failed: 1, cancelled: 1,
         'step#wait#entered': 10, 'step#wait#completed': 7, 'step#wait#cancelled': 1, 'step#wait#event': 5, 'step#wait#timeout': 2,
