@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { createSqsHandler } from '../../shared/queue/handler';
-import { cancelDeletedWorkflowExecutions, isCancelExecutionsJob, parseCancelExecutionsJob, sendCancelExecutionsJob, type CancelExecutionsJob } from '../../shared/workflows/cancel';
+import { cancelDeletedWorkflowExecutions } from '../../shared/workflows/cancel';
+import { isCancelExecutionsJob, parseCancelExecutionsJob, sendCancelExecutionsJob, type CancelExecutionsJob } from '../../shared/workflows/cancel-job';
 import { runStep } from '../../shared/workflows/engine';
 import { parseStepMessage, type StepMessage } from '../../shared/workflows/queue';
 

@@ -1,6 +1,6 @@
 import { createStreamHandler, type StreamHandler } from '../../shared/streams/handler';
 import { removedWorkflow } from '../../shared/workflows/removals';
-import { sendCancelExecutionsJob } from '../../shared/workflows/cancel';
+import { sendCancelExecutionsJob } from '../../shared/workflows/cancel-job';
 import { batchLoaders, handleOccurrence, occurrenceOf } from '../../shared/workflows/triggers';
 
 /**

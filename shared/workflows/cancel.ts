@@ -1,11 +1,10 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import * as v from 'valibot';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import type { TransactItem } from '../db/transactions';
+import type { CancelExecutionsJob } from './cancel-job';
 import { ACTIVE_STATUSES, finishExecution, fromItem, type Execution } from './executions';
 import { workflowKeys } from './keys';
-import { sendRunnerJob } from './queue';
 import { readWorkflow } from './store';
 import { cancelWake } from './timers';
 
@@ -31,35 +30,6 @@ export async function cancelExecution(projectId: string, execution: Execution, r
 }
 
 // ---- A deleted workflow's executions, cancelled in the background -------------------------------
-
-/**
- * DELETE /workflows/{id} removes the workflow item (and its trigger) only; the table stream's
- * REMOVE of that item reaches the workflow-triggers consumer (infra/streams.ts,
- * `removalPrefixes`; removals.ts), which queues this job on the workflow queue; the workflow-runner cancels
- * the executions page by page and queues the rest with its cursor when its time is nearly up.
- * Idempotent: a redelivered job finds the executions it cancelled gone from the RUNNING and
- * WAITING partitions (or fails their condition), and a job for a workflow that still exists
- * cancels nothing.
- */
-export const cancelExecutionsJobSchema = v.object({
-  kind: v.literal('cancel-executions'),
-  projectId: v.pipe(v.string(), v.nonEmpty()),
-  workflowId: v.pipe(v.string(), v.nonEmpty()),
-  /** The status partition (GSI1) being read; absent: the first of ACTIVE_STATUSES. */
-  status: v.optional(v.picklist(ACTIVE_STATUSES)),
-  /** Its next page (the last page's LastEvaluatedKey); absent: its first. */
-  cursor: v.optional(v.record(v.string(), v.string())),
-});
-
-export type CancelExecutionsJob = v.InferOutput<typeof cancelExecutionsJobSchema>;
-
-export const parseCancelExecutionsJob = (body: unknown): CancelExecutionsJob => v.parse(cancelExecutionsJobSchema, body);
-
-/** Queues the cancellation of a deleted workflow's executions (or its continuation) for the workflow-runner. */
-export const sendCancelExecutionsJob = (job: CancelExecutionsJob): Promise<void> => sendRunnerJob(job);
-
-/** Whether a workflow-queue message is this job (the others are step messages). */
-export const isCancelExecutionsJob = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'cancel-executions';
 
 /** Executions read and cancelled per page. */
 export const CANCEL_PAGE_SIZE = 25;

@@ -4,7 +4,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 
 process.env.WORKFLOW_QUEUE_URL = 'http://localhost:9324/000000000000/workflows-test';
 process.env.WORKFLOW_QUEUE_ARN = 'arn:aws:sqs:us-east-1:000000000000:workflows-test';
-const { CANCEL_PAGE_SIZE, cancelDeletedWorkflowExecutions, parseCancelExecutionsJob } = await import('../../../../shared/workflows/cancel');
+const { CANCEL_PAGE_SIZE, cancelDeletedWorkflowExecutions } = await import('../../../../shared/workflows/cancel');
+const { parseCancelExecutionsJob } = await import('../../../../shared/workflows/cancel-job');
 const { removedWorkflow } = await import('../../../../shared/workflows/removals');
 const { timerName } = await import('../../../../shared/workflows/timers');
 
