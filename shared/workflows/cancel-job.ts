@@ -9,8 +9,9 @@ import { sendRunnerJob } from './queue';
  * the executions page by page and queues the rest with its cursor when its time is nearly up.
  * Idempotent: a redelivered job finds the executions it cancelled gone from the RUNNING and
  * WAITING partitions (or fails their condition), and a job for a workflow that still exists
- * cancels nothing (shared/workflows/cancel.ts does the cancelling). Apart from it, so that the
- * trigger consumer, which queues the job, loads nothing of the cancelling (its timers' scheduler).
+ * cancels nothing. The job lives apart from the cancelling (shared/workflows/cancel.ts) so that
+ * the trigger consumer, which queues it, does not load the runner's timers (EventBridge Scheduler,
+ * whose settings only the runner's environment has).
  */
 export const cancelExecutionsJobSchema = v.object({
   kind: v.literal('cancel-executions'),

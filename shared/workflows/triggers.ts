@@ -97,8 +97,8 @@ export const batchLoaders = (): BatchLoaders => ({ namesOf: namesLoader(), trigg
 /**
  * What one occurrence does to workflows: it enters those its trigger starts (startExecutions) and
  * wakes the executions waiting for its event (wakeWaiting), each looked for only when the
- * project's names item says some workflow is about it: work per event does not grow with the
- * project's workflows, and is none for an event no workflow is about.
+ * project's names item says some workflow is about it: the lookups do not grow with the
+ * project's workflows, and an event no workflow is about costs nothing past the batch's one read.
  */
 export async function handleOccurrence(occurrence: TriggerOccurrence, loaders: BatchLoaders): Promise<void> {
   const names = await loaders.namesOf(occurrence.projectId);

@@ -14,8 +14,8 @@ import { getStats, statsMetrics } from '../stats/stats';
 import { getTemplate } from '../templates/templates';
 import { stepFigure, type StepBranch } from './executions';
 import { workflowKeys } from './keys';
-import { fromItem, readWorkflow, type StoredWorkflow, type Workflow } from './store';
 import { namesWrite, triggerTarget } from './names';
+import { fromItem, readWorkflow, type StoredWorkflow, type Workflow } from './store';
 import { graphErrors, type CreateWorkflowInput, type ListWorkflowsQuery, type Step, type Trigger, type WorkflowChanges } from './schemas';
 
 /** Execution outcomes and the delivery counters of the emails the workflow sent. */
