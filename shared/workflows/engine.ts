@@ -18,6 +18,7 @@ import { unsubscribeHeaders, unsubscribeUrl } from '../unsubscribe/token';
 import { cancelExecution } from './cancel';
 import { advance, finishExecution, isActive, readExecution, startStep, stepStart, type Execution, type StepRecord } from './executions';
 import { workflowKeys } from './keys';
+import { upgradeRuntimeLayout } from './layout-upgrade';
 import { sendStepMessage, type StepMessage } from './queue';
 import type { Step } from './schemas';
 import { readVersion, readWorkflow, type StoredWorkflow } from './store';
@@ -54,7 +55,8 @@ interface StepContext {
 
 export async function runStep(message: StepMessage, receiveCount = 1): Promise<void> {
   const { projectId, workflowId, executionId, stepId } = message;
-  const execution = await readExecution(projectId, workflowId, executionId);
+  // Not found: maybe of a project whose workflows are of the layout before their runs had partitions of their own.
+  const execution = (await readExecution(projectId, workflowId, executionId)) ?? ((await upgradeRuntimeLayout(projectId)) ? await readExecution(projectId, workflowId, executionId) : undefined);
   if (!execution || !isActive(execution)) return;
   if (execution.currentStepId !== stepId) {
     // A repeat of an earlier step's message (or a late wake). The step it led to may have lost

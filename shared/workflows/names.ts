@@ -1,8 +1,7 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import type { TransactItem } from '../db/transactions';
-import { perBatchLoader } from '../streams/batch-loader';
 import { workflowKeys, type TriggerKind } from './keys';
 import type { Step, Trigger } from './schemas';
 
@@ -31,16 +30,50 @@ export function triggerTarget(trigger: Trigger): { kind: TriggerKind; target: st
   }
 }
 
-/** The event names a definition's WAIT_FOR_EVENT steps wait for. */
-const awaitedNames = (steps: readonly Step[]) => new Set(steps.flatMap((step) => (step.type === 'WAIT_FOR_EVENT' ? [step.event] : [])));
-
 /** A workflow as the names item sees it. */
-interface Listed {
+export interface Listed {
   id: string;
   enabled: boolean;
   trigger: Trigger;
   steps: readonly Step[];
 }
+
+/** The names item's attribute of the workflow's trigger, while it is enabled. */
+function triggerAttribute(workflow: Listed | undefined): string | undefined {
+  if (!workflow?.enabled) return undefined;
+  const { kind, target } = triggerTarget(workflow.trigger);
+  return workflowKeys.namesAttribute.trigger(kind, target);
+}
+
+/** The names item's attributes of the event names the workflow's steps wait for. */
+const waitAttributes = (workflow: Listed) => [...new Set(workflow.steps.flatMap((step) => (step.type === 'WAIT_FOR_EVENT' ? [step.event] : [])))].map(workflowKeys.namesAttribute.wait);
+
+type SetChanges = Map<string, Set<string>>;
+
+/**
+ * One update of the names item: workflow ids added to and deleted from attributes' string sets.
+ * `updatedAt` keeps the item when its last set goes: a present item is the whole truth.
+ */
+function namesUpdate(projectId: string, adds: SetChanges, deletes: SetChanges) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': new Date().toISOString() };
+  const clause = (kind: 'ADD' | 'DELETE', changes: SetChanges) =>
+    changes.size === 0
+      ? ''
+      : ` ${kind} ${[...changes]
+          .map(([attribute, workflowIds]) => {
+            const index = Object.keys(names).length;
+            names[`#n${index}`] = attribute;
+            values[`:w${index}`] = workflowIds;
+            return `#n${index} :w${index}`;
+          })
+          .join(', ')}`;
+  const expression = `SET updatedAt = :now${clause('ADD', adds)}${clause('DELETE', deletes)}`;
+  // DynamoDB refuses an empty map of names.
+  return { TableName: tableName, Key: workflowKeys.names(projectId), UpdateExpression: expression, ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}), ExpressionAttributeValues: values };
+}
+
+const changesOf = (attributes: string[], workflowId: string): SetChanges => new Map(attributes.map((attribute) => [attribute, new Set([workflowId])]));
 
 /**
  * The names item's change from one state of a workflow to the next (undefined: absent), to go in
@@ -51,68 +84,32 @@ interface Listed {
  */
 export function namesWrite(projectId: string, before: Listed | undefined, after: Listed | undefined): TransactItem {
   const workflowId = (before ?? after)!.id;
-  const attribute = workflowKeys.namesAttribute;
-  const triggerOf = (workflow: Listed | undefined) => {
-    if (!workflow?.enabled) return undefined;
-    const { kind, target } = triggerTarget(workflow.trigger);
-    return attribute.trigger(kind, target);
-  };
-  const listed = triggerOf(before);
-  const listing = triggerOf(after);
-  const adds = [...(listing ? [listing] : []), ...[...awaitedNames(after?.steps ?? [])].map(attribute.wait)];
-  const deletes = [...(listed && listed !== listing ? [listed] : []), ...(after ? [] : [...awaitedNames(before!.steps)].map(attribute.wait))];
-  const names: Record<string, string> = {};
-  const clause = (kind: 'ADD' | 'DELETE', attributes: string[]) =>
-    attributes.length === 0
-      ? ''
-      : ` ${kind} ${attributes
-          .map((name) => {
-            const placeholder = `#n${Object.keys(names).length}`;
-            names[placeholder] = name;
-            return `${placeholder} :workflow`;
-          })
-          .join(', ')}`;
-  // updatedAt keeps the item when its last set goes: a present item is the whole truth.
-  const expression = `SET updatedAt = :now${clause('ADD', adds)}${clause('DELETE', deletes)}`;
-  const changes = Object.keys(names).length > 0;
-  return {
-    Update: {
-      TableName: tableName,
-      Key: workflowKeys.names(projectId),
-      UpdateExpression: expression,
-      // DynamoDB refuses an empty map and a value no expression uses.
-      ...(changes ? { ExpressionAttributeNames: names } : {}),
-      ExpressionAttributeValues: { ':now': new Date().toISOString(), ...(changes ? { ':workflow': new Set([workflowId]) } : {}) },
-    },
-  };
+  const listed = triggerAttribute(before);
+  const listing = triggerAttribute(after);
+  const adds = [...(listing ? [listing] : []), ...(after ? waitAttributes(after) : [])];
+  const deletes = [...(listed && listed !== listing ? [listed] : []), ...(after ? [] : waitAttributes(before!))];
+  return { Update: namesUpdate(projectId, changesOf(adds, workflowId), changesOf(deletes, workflowId)) };
 }
 
 /**
- * The project's names. A project without the item has had no workflow since the item was
- * introduced: if it has workflows at all (made before), every lookup is made, as before.
+ * The whole names item of these workflows, in one update (a project's first, when its workflows
+ * were made before the item: shared/workflows/layout-upgrade.ts), with what their executions
+ * already wait for.
  */
-export async function readWorkflowNames(projectId: string): Promise<WorkflowNames> {
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.names(projectId), ConsistentRead: true }));
-  if (Item) {
-    return {
-      hasTrigger: (kind, target) => workflowKeys.namesAttribute.trigger(kind, target) in Item,
-      isAwaited: (eventName) => workflowKeys.namesAttribute.wait(eventName) in Item,
-    };
-  }
-  const { Items } = await documentClient.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': workflowKeys.partition(projectId), ':prefix': workflowKeys.workflowPrefix },
-      ProjectionExpression: 'PK',
-      Limit: 1,
-    }),
-  );
-  const any = (Items?.length ?? 0) > 0;
-  return { hasTrigger: () => any, isAwaited: () => any };
+export function namesOfWorkflows(projectId: string, workflows: readonly Listed[], awaited: readonly { workflowId: string; event: string }[] = []) {
+  const adds: SetChanges = new Map();
+  const add = (attribute: string | undefined, workflowId: string) => attribute && adds.set(attribute, (adds.get(attribute) ?? new Set()).add(workflowId));
+  for (const workflow of workflows) for (const attribute of [triggerAttribute(workflow), ...waitAttributes(workflow)]) add(attribute, workflow.id);
+  for (const { workflowId, event } of awaited) add(workflowKeys.namesAttribute.wait(event), workflowId);
+  return namesUpdate(projectId, adds, new Map());
 }
 
-export type NamesLoader = (projectId: string) => Promise<WorkflowNames>;
-
-/** readWorkflowNames once per project per stream batch. */
-export const namesLoader = (): NamesLoader => perBatchLoader(readWorkflowNames);
+/** The project's names item, one consistent GetItem; undefined when the project has none (shared/workflows/layout-upgrade.ts). */
+export async function readWorkflowNames(projectId: string): Promise<WorkflowNames | undefined> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.names(projectId), ConsistentRead: true }));
+  if (!Item) return undefined;
+  return {
+    hasTrigger: (kind, target) => workflowKeys.namesAttribute.trigger(kind, target) in Item,
+    isAwaited: (eventName) => workflowKeys.namesAttribute.wait(eventName) in Item,
+  };
+}

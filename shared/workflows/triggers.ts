@@ -12,7 +12,8 @@ import { perBatchLoader } from '../streams/batch-loader';
 import type { StreamChange } from '../streams/handler';
 import { enterWorkflows, executionIdFor, firstStepStart, type Entry, type ExecutionTrigger } from './executions';
 import { workflowKeys, type TriggerKind } from './keys';
-import { namesLoader, type NamesLoader } from './names';
+import { upgradeRuntimeLayout } from './layout-upgrade';
+import { readWorkflowNames, type WorkflowNames } from './names';
 import { MAX_QUEUE_DELAY_SECONDS, sendStepMessages, type StepMessage } from './queue';
 import { readVersion } from './store';
 
@@ -82,9 +83,21 @@ export async function workflowsTriggeredBy(projectId: string, kind: TriggerKind,
     .map(([name, entry]) => ({ workflowId: name.slice(workflowKeys.triggerEntryPrefix.length), ...(entry as Omit<TriggeredWorkflow, 'workflowId'>) }));
 }
 
+const NO_WORKFLOWS: WorkflowNames = { hasTrigger: () => false, isAwaited: () => false };
+
+/**
+ * The project's names item (shared/workflows/names.ts). A project without one has no workflow, or
+ * only workflows of the layout before it, which are moved first (shared/workflows/layout-upgrade.ts).
+ */
+export async function projectWorkflowNames(projectId: string): Promise<WorkflowNames> {
+  const names = await readWorkflowNames(projectId);
+  if (names) return names;
+  return ((await upgradeRuntimeLayout(projectId, { namesRead: true })) && (await readWorkflowNames(projectId))) || NO_WORKFLOWS;
+}
+
 /** The reads a stream batch shares: each project's names item and each trigger's index item, read once. */
 export interface BatchLoaders {
-  namesOf: NamesLoader;
+  namesOf: (projectId: string) => Promise<WorkflowNames>;
   triggersOf: TriggerLoader;
 }
 
@@ -92,7 +105,7 @@ export interface BatchLoaders {
  * Made anew for each stream batch, after it was fetched, so a workflow enabled before a change
  * was written is never missed (and `since` keeps it from what came before).
  */
-export const batchLoaders = (): BatchLoaders => ({ namesOf: namesLoader(), triggersOf: perBatchLoader(workflowsTriggeredBy) });
+export const batchLoaders = (): BatchLoaders => ({ namesOf: perBatchLoader(projectWorkflowNames), triggersOf: perBatchLoader(workflowsTriggeredBy) });
 
 /**
  * What one occurrence does to workflows: it enters those its trigger starts (startExecutions) and

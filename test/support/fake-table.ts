@@ -8,7 +8,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
  * An in-memory single table behind a mocked document client, for unit tests that drive several
  * writers through it step by step. It understands the expressions the segment membership code
  * uses (begins_with and BETWEEN sort-key queries, GSI1/GSI2 range queries with a name filter,
- * condition expressions of comparisons, AND/OR/NOT and attribute_(not_)exists, SET, ADD and REMOVE
+ * condition expressions of comparisons, AND/OR/NOT and attribute_(not_)exists, SET, ADD (numbers and sets), DELETE (sets) and REMOVE
  * updates, an update's ReturnValues ALL_NEW and UPDATED_OLD (and ALL_OLD on a failed condition), Limit and ExclusiveStartKey on the table).
  *
  * `hold(name, matches)` parks every matching command until `release(name)`, and the command then
@@ -206,7 +206,7 @@ export class FakeTable {
     const names = (input.ExpressionAttributeNames ?? {}) as Record<string, string>;
     const values = (input.ExpressionAttributeValues ?? {}) as Item;
     const name = (alias: string) => names[alias] ?? alias;
-    for (const [, clause, body] of String(input.UpdateExpression).matchAll(/(SET|ADD|REMOVE)\s+(.*?)(?=\s+(?:SET|ADD|REMOVE)\s+|$)/g)) {
+    for (const [, clause, body] of String(input.UpdateExpression).matchAll(/(SET|ADD|REMOVE|DELETE)\s+(.*?)(?=\s+(?:SET|ADD|REMOVE|DELETE)\s+|$)/g)) {
       // Commas between clauses, not inside if_not_exists( , ).
       for (const part of body!.split(/,(?![^(]*\))/).map((text) => text.trim())) {
         if (clause === 'REMOVE') {
@@ -217,7 +217,15 @@ export class FakeTable {
           item[name(path!)] = ifAbsent ? (item[name(path!)] ?? values[ifAbsent[1]!]) : values[value!];
         } else {
           const [path, value] = part.split(/\s+/);
-          item[name(path!)] = Number(item[name(path!)] ?? 0) + Number(values[value!]);
+          const [current, change] = [item[name(path!)], values[value!]];
+          if (change instanceof Set) {
+            // String sets: ADD joins, DELETE takes away, and a set left empty is no attribute.
+            const joined = clause === 'ADD' ? new Set([...((current as Set<unknown>) ?? []), ...change]) : new Set([...((current as Set<unknown>) ?? [])].filter((member) => !change.has(member)));
+            if (joined.size > 0) item[name(path!)] = joined;
+            else delete item[name(path!)];
+          } else {
+            item[name(path!)] = Number(current ?? 0) + Number(change);
+          }
         }
       }
     }

@@ -1,7 +1,7 @@
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 
-const { namesWrite, readWorkflowNames } = await import('../../../../shared/workflows/names');
+const { namesOfWorkflows, namesWrite, readWorkflowNames } = await import('../../../../shared/workflows/names');
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const P = 'P1';
@@ -14,14 +14,27 @@ const workflow = (enabled: boolean, waitsFor: string[], event = 'signed_up') => 
   steps: [...waitsFor.map((name, index) => ({ id: `wait${index}`, type: 'WAIT_FOR_EVENT' as const, event: name, timeoutSeconds: 60 })), { id: 'end', type: 'EXIT' as const }] as never[],
 });
 
-/** The attributes a names write adds the workflow's id to and deletes it from. */
-function setChanges(write: ReturnType<typeof namesWrite>) {
-  const update = write.Update!;
+/** The attributes an update of the names item adds workflow ids to and deletes them from, each with its ids. */
+function setChanges(update: { UpdateExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown>; Key?: unknown }) {
   const names = update.ExpressionAttributeNames ?? {};
-  const clause = (kind: string) => (new RegExp(`${kind} ([^A-Z]+?)(?= [A-Z]+ |$)`).exec(update.UpdateExpression!)?.[1] ?? '').split(', ').filter(Boolean).map((part) => names[part.split(' ')[0]!]);
+  const values = update.ExpressionAttributeValues ?? {};
+  const clause = (kind: string) =>
+    Object.fromEntries(
+      (new RegExp(`${kind} ([^A-Z]+?)(?= [A-Z]+ |$)`).exec(update.UpdateExpression!)?.[1] ?? '')
+        .split(', ')
+        .filter(Boolean)
+        .map((part) => part.split(' ') as [string, string])
+        .map(([name, value]) => [names[name]!, [...(values[value] as Set<string>)].sort()]),
+    );
   expect(update.Key).toEqual({ PK: `PROJECT#${P}`, SK: 'WORKFLOW_NAMES' });
-  if (names && Object.keys(names).length > 0) expect(update.ExpressionAttributeValues![':workflow']).toEqual(new Set([W]));
-  return { add: clause('ADD').sort(), delete: clause('DELETE').sort() };
+  return { add: clause('ADD'), delete: clause('DELETE') };
+}
+
+/** The attributes a names write adds this workflow's id to and deletes it from. */
+function attributesChanged(write: ReturnType<typeof namesWrite>) {
+  const { add, delete: deleted } = setChanges(write.Update!);
+  for (const ids of [...Object.values(add), ...Object.values(deleted)]) expect(ids).toEqual([W]);
+  return { add: Object.keys(add).sort(), delete: Object.keys(deleted).sort() };
 }
 
 beforeEach(() => {
@@ -30,19 +43,28 @@ beforeEach(() => {
 
 describe('namesWrite', () => {
   it('lists an enabled workflow\'s trigger and the names it waits for', () => {
-    expect(setChanges(namesWrite(P, undefined, workflow(true, ['confirmed', 'paid'])))).toEqual({ add: ['trigger#EVENT#signed_up', 'wait#confirmed', 'wait#paid'], delete: [] });
+    expect(attributesChanged(namesWrite(P, undefined, workflow(true, ['confirmed', 'paid'])))).toEqual({ add: ['trigger#EVENT#signed_up', 'wait#confirmed', 'wait#paid'], delete: [] });
   });
 
   it('takes a disabled workflow\'s trigger away but keeps its waits (its executions may still wait)', () => {
-    expect(setChanges(namesWrite(P, workflow(true, ['confirmed']), workflow(false, ['confirmed'])))).toEqual({ add: ['wait#confirmed'], delete: ['trigger#EVENT#signed_up'] });
+    expect(attributesChanged(namesWrite(P, workflow(true, ['confirmed']), workflow(false, ['confirmed'])))).toEqual({ add: ['wait#confirmed'], delete: ['trigger#EVENT#signed_up'] });
   });
 
   it('keeps the names an edit no longer waits for, and moves the trigger an edit changes', () => {
-    expect(setChanges(namesWrite(P, workflow(true, ['confirmed']), workflow(true, ['paid'], 'trial_started')))).toEqual({ add: ['trigger#EVENT#trial_started', 'wait#paid'], delete: ['trigger#EVENT#signed_up'] });
+    expect(attributesChanged(namesWrite(P, workflow(true, ['confirmed']), workflow(true, ['paid'], 'trial_started')))).toEqual({ add: ['trigger#EVENT#trial_started', 'wait#paid'], delete: ['trigger#EVENT#signed_up'] });
   });
 
   it('takes everything of a deleted workflow away', () => {
-    expect(setChanges(namesWrite(P, workflow(true, ['confirmed']), undefined))).toEqual({ add: [], delete: ['trigger#EVENT#signed_up', 'wait#confirmed'] });
+    expect(attributesChanged(namesWrite(P, workflow(true, ['confirmed']), undefined))).toEqual({ add: [], delete: ['trigger#EVENT#signed_up', 'wait#confirmed'] });
+  });
+
+  it('lists several workflows at once, each attribute with every workflow on it', () => {
+    const other = { ...workflow(true, ['paid']), id: 'OTHER' };
+
+    expect(setChanges(namesOfWorkflows(P, [workflow(true, ['confirmed']), other, { ...workflow(false, ['paid']), id: 'OFF' }]))).toEqual({
+      add: { 'trigger#EVENT#signed_up': ['OTHER', W].sort(), 'wait#confirmed': [W], 'wait#paid': ['OFF', 'OTHER'] },
+      delete: {},
+    });
   });
 
   it('a disabled workflow that waits for nothing changes no set, in a write DynamoDB accepts', () => {
@@ -54,30 +76,17 @@ describe('namesWrite', () => {
 });
 
 describe('readWorkflowNames', () => {
-  it('answers from the names item', async () => {
+  it('answers from the names item, and undefined for a project without one', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: { updatedAt: 'x', 'trigger#EVENT#paid': new Set([W]), 'wait#confirmed': new Set([W]) } });
+    ddb.on(GetCommand).resolvesOnce({ Item: { updatedAt: 'x', 'trigger#EVENT#paid': new Set([W]), 'wait#confirmed': new Set([W]) } }).resolves({});
 
     // Act
-    const names = await readWorkflowNames(P);
+    const names = (await readWorkflowNames(P))!;
+    const none = await readWorkflowNames(P);
 
     // Assess
     expect([names.hasTrigger('EVENT', 'paid'), names.hasTrigger('EVENT', 'confirmed'), names.hasTrigger('CONTACT_CREATED', '-')]).toEqual([true, false, false]);
     expect([names.isAwaited('confirmed'), names.isAwaited('paid')]).toEqual([true, false]);
-    expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
-  });
-
-  it('without the item, everything is looked for when the project has workflows, nothing when it has none', async () => {
-    // Prepare
-    ddb.on(GetCommand).resolves({});
-    ddb.on(QueryCommand).resolvesOnce({ Items: [{ PK: `PROJECT#${P}` }] }).resolves({ Items: [] });
-
-    // Act
-    const withWorkflows = await readWorkflowNames(P);
-    const without = await readWorkflowNames(P);
-
-    // Assess
-    expect([withWorkflows.hasTrigger('EVENT', 'anything'), withWorkflows.isAwaited('anything')]).toEqual([true, true]);
-    expect([without.hasTrigger('EVENT', 'anything'), without.isAwaited('anything')]).toEqual([false, false]);
+    expect(none).toBeUndefined();
   });
 });

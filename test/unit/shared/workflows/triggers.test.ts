@@ -360,19 +360,18 @@ describe('handleOccurrence', () => {
     expect(lookups()).toEqual({ indexReads: 1, waitQueries: 1 });
   });
 
-  it('a project without the names item looks for everything only if it has workflows made before the item', async () => {
-    // Prepare: P has no workflow at all; P2 has one
-    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'PROJECT#P2', ':prefix': 'WORKFLOW#' } }).resolves({ Items: [{ PK: 'PROJECT#P2' }] });
+  it('a project without the names item and without workflows is looked into once per batch, and nothing is looked for', async () => {
+    // Prepare
     const loaders = batchLoaders();
-    const inP2 = occurrenceOf({ ...eventInsert('paid'), keys: { PK: 'PROJECT#P2', SK: `EVENT#${E}` } })!;
 
     // Act
-    await handleOccurrence(occurrenceOf(eventInsert('paid'))!, loaders);
-    const withoutWorkflows = lookups();
-    await handleOccurrence(inP2, loaders);
+    for (const name of ['paid', 'confirmed']) await handleOccurrence(occurrenceOf(eventInsert(name))!, loaders);
 
-    // Assess
-    expect(withoutWorkflows).toEqual({ indexReads: 0, waitQueries: 0 });
-    expect(lookups()).toEqual({ indexReads: 1, waitQueries: 1 });
+    // Assess: its names item and its workflows read once, nothing written
+    expect(lookups()).toEqual({ indexReads: 0, waitQueries: 0 });
+    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(QueryCommand)).toHaveLength(1);
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 });

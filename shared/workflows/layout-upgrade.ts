@@ -1,0 +1,93 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../aws/clients';
+import { queryAll } from '../db/query';
+import { tableName } from '../db/table';
+import { writeOnce } from '../db/transactions';
+import { statsKeys } from '../stats/keys';
+import { workflowKeys } from './keys';
+import { namesOfWorkflows, readWorkflowNames } from './names';
+import { fromItem } from './store';
+
+/**
+ * Deployments made before 2026-11-26 kept each workflow's runs in the project's partition: entry
+ * guards `WORKFLOW_ENTRY#<wid>#<cid>`, executions `WORKFLOW_EXECUTION#<wid>#<eid>`, waits
+ * `WORKFLOW_WAIT#<cid>#<event name>#<eid>`, and the engine's figures on the workflow source's stats
+ * item; and had no names item. The first function that meets such a project — the trigger
+ * consumer reading its names, the runner not finding an execution — moves them where
+ * shared/workflows/keys.ts says, then writes the names item, which marks the project as moved.
+ * Until then nothing of the old layout is read, so nothing is decided on half the data: a
+ * contact's guard is moved before any event of the project is matched. Each item moves in one
+ * transaction (the new item put if absent, the old deleted if present), so two movers at once, or
+ * one stopped half way and run again, move every item once.
+ */
+const LEGACY_PREFIXES = ['WORKFLOW_ENTRY#', 'WORKFLOW_EXECUTION#', 'WORKFLOW_WAIT#'] as const;
+const LEGACY_FIGURES = ['entered', 'completed', 'exited', 'failed', 'cancelled'];
+const isFigure = (attribute: string) => LEGACY_FIGURES.includes(attribute) || attribute.startsWith('step#');
+
+/** Where an item of the old layout goes: its new key, made from its own attributes. */
+function newKeyOf(projectId: string, prefix: (typeof LEGACY_PREFIXES)[number], item: Record<string, unknown>) {
+  const [workflowId, contactId] = [String(item.workflowId), String(item.contactId)];
+  if (prefix === 'WORKFLOW_ENTRY#') return workflowKeys.entry(projectId, workflowId, contactId);
+  if (prefix === 'WORKFLOW_EXECUTION#') return workflowKeys.execution(projectId, workflowId, String(item.executionId));
+  return workflowKeys.wait(projectId, contactId, String(item.event), String(item.executionId));
+}
+
+/**
+ * Moves a project's workflow items of the old layout, if it has any workflow and no names item
+ * (`namesRead`: its caller just found none). True when the project was of the old layout: its
+ * items are now where keys.ts says, and its names item is written.
+ */
+export async function upgradeRuntimeLayout(projectId: string, { namesRead = false } = {}): Promise<boolean> {
+  const partition = workflowKeys.partition(projectId);
+  const [names, workflows] = await Promise.all([
+    namesRead ? undefined : readWorkflowNames(projectId),
+    queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': workflowKeys.workflowPrefix }, ConsistentRead: true }),
+  ]);
+  if (names || workflows.length === 0) return false;
+  // What the moved executions wait for, which an earlier version of their workflow may name and the current one not.
+  const awaited: { workflowId: string; event: string }[] = [];
+  for (const prefix of LEGACY_PREFIXES) {
+    for (const item of await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix }, ConsistentRead: true })) {
+      const { PK, SK, ...fields } = item;
+      await writeOnce([
+        { Put: { TableName: tableName, Item: { ...newKeyOf(projectId, prefix, item), ...fields }, ConditionExpression: 'attribute_not_exists(PK)' } },
+        { Delete: { TableName: tableName, Key: { PK, SK }, ConditionExpression: 'attribute_exists(PK)' } },
+      ]);
+      if (prefix === 'WORKFLOW_WAIT#') awaited.push({ workflowId: String(item.workflowId), event: String(item.event) });
+    }
+  }
+  const stored = workflows.map(fromItem);
+  for (const workflow of stored) await moveFigures(projectId, workflow.id);
+  await documentClient.send(new UpdateCommand(namesOfWorkflows(projectId, stored, awaited)));
+  return true;
+}
+
+/** The engine's figures from the workflow source's stats item to the workflow's figures item, added there and removed here together. */
+async function moveFigures(projectId: string, workflowId: string): Promise<void> {
+  const source = statsKeys.source(projectId, 'workflow', workflowId);
+  const { Item: stats } = await documentClient.send(new GetCommand({ TableName: tableName, Key: source, ConsistentRead: true }));
+  const figures = Object.entries(stats ?? {}).filter(([attribute, value]) => isFigure(attribute) && typeof value === 'number');
+  if (figures.length === 0) return;
+  const names = Object.fromEntries(figures.map(([attribute], index) => [`#f${index}`, attribute]));
+  await writeOnce([
+    {
+      Update: {
+        TableName: tableName,
+        Key: workflowKeys.figures(projectId, workflowId),
+        UpdateExpression: `ADD ${figures.map((_, index) => `#f${index} :f${index}`).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: Object.fromEntries(figures.map(([, value], index) => [`:f${index}`, value])),
+      },
+    },
+    {
+      Update: {
+        TableName: tableName,
+        Key: source,
+        UpdateExpression: `REMOVE ${figures.map((_, index) => `#f${index}`).join(', ')}`,
+        // Only figures still here: a mover that got here first took them.
+        ConditionExpression: figures.map((_, index) => `attribute_exists(#f${index})`).join(' AND '),
+        ExpressionAttributeNames: names,
+      },
+    },
+  ]);
+}
