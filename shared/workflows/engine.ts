@@ -55,8 +55,13 @@ interface StepContext {
 
 export async function runStep(message: StepMessage, receiveCount = 1): Promise<void> {
   const { projectId, workflowId, executionId, stepId } = message;
-  // Not found: maybe of a project whose workflows are of the layout before their runs had partitions of their own.
-  const execution = (await readExecution(projectId, workflowId, executionId)) ?? ((await upgradeRuntimeLayout(projectId)) ? await readExecution(projectId, workflowId, executionId) : undefined);
+  let execution = await readExecution(projectId, workflowId, executionId);
+  if (!execution) {
+    // Maybe of a project whose workflows are of the layout before their runs had partitions of
+    // their own (shared/workflows/layout-upgrade.ts), moved by now, by this call or another.
+    await upgradeRuntimeLayout(projectId);
+    execution = await readExecution(projectId, workflowId, executionId);
+  }
   if (!execution || !isActive(execution)) return;
   if (execution.currentStepId !== stepId) {
     // A repeat of an earlier step's message (or a late wake). The step it led to may have lost

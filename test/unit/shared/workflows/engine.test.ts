@@ -537,3 +537,27 @@ describe('WEBHOOK', () => {
     expect(ending![0]!.Update!.ExpressionAttributeValues).toMatchObject({ ':final': 'FAILED', ':reason': expect.stringContaining('public address') });
   });
 });
+
+describe('an execution of the layout before the runs had partitions of their own', () => {
+  it('is moved with its project\'s other runs when its message comes, then its step runs', async () => {
+    // Prepare: the execution is not at its key yet, but at the old one; the project has no names item
+    const steps = [{ id: 'end', type: 'EXIT' }];
+    given({ steps });
+    const legacyKey = { PK: `PROJECT#${P}`, SK: `WORKFLOW_EXECUTION#${W}#${X}` };
+    const stored = { executionId: X, workflowId: W, workflowVersion: version, contactId: C, status: 'RUNNING', currentStepId: 'end', startedAt: '2026-11-23T10:00:00.000Z', trigger: { type: 'EVENT', data: {} }, steps: {} };
+    ddb.on(GetCommand, { Key: executionKey }).resolvesOnce({}).resolves({ Item: { ...executionKey, ...stored } });
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': `PROJECT#${P}`, ':prefix': 'WORKFLOW#' } }).resolves({ Items: [{ PK: `PROJECT#${P}`, SK: `WORKFLOW#${W}`, workflowId: W, enabled: true, trigger: { type: 'EVENT', event: 'signed_up' }, steps }] });
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': `PROJECT#${P}`, ':prefix': 'WORKFLOW_EXECUTION#' } }).resolves({ Items: [{ ...legacyKey, ...stored }] });
+
+    // Act
+    await runStep(message('end'));
+
+    // Assess: moved (put at its key, deleted at the old one), then ended by its EXIT step
+    const [move, end] = transactions();
+    expect(move).toEqual([
+      expect.objectContaining({ Put: expect.objectContaining({ Item: expect.objectContaining({ ...executionKey, executionId: X }) }) }),
+      expect.objectContaining({ Delete: expect.objectContaining({ Key: legacyKey }) }),
+    ]);
+    expect(end![0]!.Update).toMatchObject({ Key: executionKey, ExpressionAttributeValues: expect.objectContaining({ ':final': 'EXITED' }) });
+  });
+});
