@@ -8,7 +8,7 @@ import type { Step, Trigger } from './schemas';
 /**
  * What the trigger consumer must know of a project's workflows before it looks for any: which
  * triggers have workflows listed in their index item, and which event names a workflow waits for.
- * Read once per project per stream batch (namesLoader), it spares every other event the trigger
+ * Read once per project per stream batch (shared/workflows/triggers.ts), it spares every other event the trigger
  * index's GetItem and the waiting executions' Query, so tracking costs the engine nothing per
  * event that no workflow is about, however many workflows the project has.
  */
@@ -31,7 +31,7 @@ export function triggerTarget(trigger: Trigger): { kind: TriggerKind; target: st
 }
 
 /** A workflow as the names item sees it. */
-export interface Listed {
+interface Listed {
   id: string;
   enabled: boolean;
   trigger: Trigger;
