@@ -76,19 +76,29 @@ function namesUpdate(projectId: string, adds: SetChanges, deletes: SetChanges) {
 const changesOf = (attributes: string[], workflowId: string): SetChanges => new Map(attributes.map((attribute) => [attribute, new Set([workflowId])]));
 
 /**
- * The names item's change from one state of a workflow to the next (undefined: absent), to go in
- * the transaction that changes its trigger index: its trigger listed while enabled; the names its
- * steps wait for added with every version and taken away only when it is deleted, since
- * executions of an earlier version may still wait for them (a name listed for nothing costs one
- * Query per event of that name, a name missing would leave an execution waiting for ever).
+ * The names item's change from one state of a saved workflow to the next (before: undefined when
+ * it is new), to go in the transaction that changes its trigger index: its trigger listed while
+ * enabled; the names its steps wait for added with every version, and kept when an edit no longer
+ * waits for them, since executions of an earlier version may still wait (a name listed for nothing
+ * costs one Query per event of that name, a name missing would leave an execution waiting for ever).
  */
-export function namesWrite(projectId: string, before: Listed | undefined, after: Listed | undefined): TransactItem {
-  const workflowId = (before ?? after)!.id;
+export function namesWrite(projectId: string, before: Listed | undefined, after: Listed): TransactItem {
   const listed = triggerAttribute(before);
   const listing = triggerAttribute(after);
-  const adds = [...(listing ? [listing] : []), ...(after ? waitAttributes(after) : [])];
-  const deletes = [...(listed && listed !== listing ? [listed] : []), ...(after ? [] : waitAttributes(before!))];
-  return { Update: namesUpdate(projectId, changesOf(adds, workflowId), changesOf(deletes, workflowId)) };
+  const adds = [...(listing ? [listing] : []), ...waitAttributes(after)];
+  const deletes = listed && listed !== listing ? [listed] : [];
+  return { Update: namesUpdate(projectId, changesOf(adds, after.id), changesOf(deletes, after.id)) };
+}
+
+/**
+ * The names item's change when a workflow is deleted, to go in the transaction that deletes it:
+ * its id taken from every attribute that lists it, its earlier versions' waits too (one
+ * consistent read of the item first), so the item lists only the workflows there are.
+ */
+export async function namesRemoval(projectId: string, workflowId: string): Promise<TransactItem> {
+  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: workflowKeys.names(projectId), ConsistentRead: true }));
+  const listing = Object.entries(Item ?? {}).filter(([, value]) => value instanceof Set && value.has(workflowId)).map(([attribute]) => attribute);
+  return { Update: namesUpdate(projectId, new Map(), changesOf(listing, workflowId)) };
 }
 
 /**

@@ -14,7 +14,7 @@ import { getStats, statsMetrics } from '../stats/stats';
 import { getTemplate } from '../templates/templates';
 import { stepFigure, type StepBranch } from './executions';
 import { workflowKeys } from './keys';
-import { namesWrite, triggerTarget } from './names';
+import { namesRemoval, namesWrite, triggerTarget } from './names';
 import { fromItem, readWorkflow, type StoredWorkflow, type Workflow } from './store';
 import { graphErrors, type CreateWorkflowInput, type ListWorkflowsQuery, type Step, type Trigger, type WorkflowChanges } from './schemas';
 
@@ -106,7 +106,7 @@ export async function patchWorkflow(projectId: string, workflowId: string, chang
 }
 
 /**
- * DELETE: the workflow and its trigger index entry go in one transaction (no new entries), and
+ * DELETE: the workflow, its trigger index entry and its names go in one transaction (no new entries), and
  * the request answers then (O(1)). Its running and waiting executions are cancelled in the
  * background: the item's REMOVE on the table stream queues their cancellation
  * (cancelDeletedWorkflowExecutions in shared/workflows/cancel.ts). An execution that a step is
@@ -119,6 +119,7 @@ export async function deleteWorkflow(projectId: string, workflowId: string): Pro
     await transactWrite([
       { Delete: { TableName: tableName, Key: workflowKeys.workflow(projectId, workflowId), ConditionExpression: 'attribute_exists(PK)' } },
       ...triggerIndexWrites(projectId, current, undefined),
+      await namesRemoval(projectId, workflowId),
       counterUpdate(projectId, -1),
     ]);
   } catch (error) {
@@ -272,7 +273,8 @@ function collect(errors: FieldError[], check: () => void) {
  * when it was listed there: an occurrence from before (an event tracked while the workflow was
  * disabled or did not exist, whose trigger is read late) starts nothing. An edit of a workflow
  * that stays listed under the same trigger keeps its `since`. One update per index item (a
- * transaction may touch an item once), and the names item's (shared/workflows/names.ts).
+ * transaction may touch an item once), and the names item's for a saved workflow (a deleted one's
+ * is namesRemoval, shared/workflows/names.ts).
  */
 function triggerIndexWrites(projectId: string, before: StoredWorkflow | undefined, after: StoredWorkflow | undefined): TransactItem[] {
   const writes = new Map<string, TransactItem>();
@@ -304,7 +306,7 @@ function triggerIndexWrites(projectId: string, before: StoredWorkflow | undefine
           },
     });
   }
-  return [...writes.values(), namesWrite(projectId, before, after)];
+  return [...writes.values(), ...(after ? [namesWrite(projectId, before, after)] : [])];
 }
 
 function versionPut(projectId: string, workflow: StoredWorkflow): TransactItem {

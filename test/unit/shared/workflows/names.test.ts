@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 
-const { namesOfWorkflows, namesWrite, readWorkflowNames } = await import('../../../../shared/workflows/names');
+const { namesOfWorkflows, namesRemoval, namesWrite, readWorkflowNames } = await import('../../../../shared/workflows/names');
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const P = 'P1';
@@ -54,8 +54,15 @@ describe('namesWrite', () => {
     expect(attributesChanged(namesWrite(P, workflow(true, ['confirmed']), workflow(true, ['paid'], 'trial_started')))).toEqual({ add: ['trigger#EVENT#trial_started', 'wait#paid'], delete: ['trigger#EVENT#signed_up'] });
   });
 
-  it('takes everything of a deleted workflow away', () => {
-    expect(attributesChanged(namesWrite(P, workflow(true, ['confirmed']), undefined))).toEqual({ add: [], delete: ['trigger#EVENT#signed_up', 'wait#confirmed'] });
+  it('takes a deleted workflow from every attribute that lists it, its earlier versions\' waits too, and nothing else', async () => {
+    // Prepare: its trigger, its current wait, a wait of an earlier version; another workflow's wait
+    ddb.on(GetCommand).resolves({ Item: { updatedAt: 'x', 'trigger#EVENT#signed_up': new Set([W, 'OTHER']), 'wait#confirmed': new Set([W]), 'wait#earlier': new Set([W]), 'wait#paid': new Set(['OTHER']) } });
+
+    // Act
+    const removal = await namesRemoval(P, W);
+
+    // Assess
+    expect(attributesChanged(removal)).toEqual({ add: [], delete: ['trigger#EVENT#signed_up', 'wait#confirmed', 'wait#earlier'] });
   });
 
   it('lists several workflows at once, each attribute with every workflow on it', () => {
@@ -67,8 +74,8 @@ describe('namesWrite', () => {
     });
   });
 
-  it('a disabled workflow that waits for nothing changes no set, in a write DynamoDB accepts', () => {
-    const write = namesWrite(P, workflow(false, []), undefined).Update!;
+  it('a new disabled workflow that waits for nothing changes no set, in a write DynamoDB accepts', () => {
+    const write = namesWrite(P, undefined, workflow(false, [])).Update!;
 
     expect(write.ExpressionAttributeNames).toBeUndefined();
     expect(Object.keys(write.ExpressionAttributeValues!)).toEqual([':now']);
