@@ -31,9 +31,11 @@ export const workflowKeys = {
   workflow: (projectId: string, workflowId: string) => ({ PK: projectPartition(projectId), SK: `WORKFLOW#${workflowId}` }),
   workflowPrefix: 'WORKFLOW#',
   partition: (projectId: string) => projectPartition(projectId),
+  /** Every version of every workflow of the project (they are read so only when a project's runs move: layout-upgrade.ts). */
+  versionPrefix: 'WORKFLOW_VERSION#',
   version: (projectId: string, workflowId: string, version: number) => ({
     PK: projectPartition(projectId),
-    SK: `WORKFLOW_VERSION#${workflowId}#${String(version).padStart(6, '0')}`,
+    SK: `${workflowKeys.versionPrefix}${workflowId}#${String(version).padStart(6, '0')}`,
   }),
   trigger: (projectId: string, kind: TriggerKind, target: string) => ({ PK: projectPartition(projectId), SK: `WORKFLOW_TRIGGER#${kind}#${target}` }),
   /** The attribute of a workflow in its trigger's index item. */

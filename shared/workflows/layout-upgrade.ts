@@ -6,6 +6,7 @@ import { writeOnce } from '../db/transactions';
 import { statsKeys } from '../stats/keys';
 import { workflowKeys } from './keys';
 import { namesOfWorkflows, readWorkflowNames } from './names';
+import type { Step } from './schemas';
 import { fromItem } from './store';
 
 /**
@@ -14,7 +15,8 @@ import { fromItem } from './store';
  * `WORKFLOW_WAIT#<cid>#<event name>#<eid>`, and the engine's figures on the workflow source's stats
  * item; and had no names item. The first function that meets such a project — the trigger
  * consumer reading its names, the runner not finding an execution — moves them where
- * shared/workflows/keys.ts says, then writes the names item, which marks the project as moved.
+ * shared/workflows/keys.ts says, then writes the names item (with what any version of its
+ * workflows waits for), which marks the project as moved.
  * Until then nothing of the old layout is read, so nothing is decided on half the data: a
  * contact's guard is moved before any event of the project is matched. Each item moves in one
  * transaction (the new item put if absent, the old deleted if present), so two movers at once, or
@@ -44,8 +46,12 @@ export async function upgradeRuntimeLayout(projectId: string, { namesRead = fals
     queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': workflowKeys.workflowPrefix }, ConsistentRead: true }),
   ]);
   if (names || workflows.length === 0) return false;
-  // What the moved executions wait for, which an earlier version of their workflow may name and the current one not.
-  const awaited: { workflowId: string; event: string }[] = [];
+  const stored = workflows.map(fromItem);
+  const exists = new Set(stored.map((workflow) => workflow.id));
+  // What any version of a workflow waits for, not only its current one: an execution of an earlier version may come to its wait after the move.
+  const awaited = (await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': workflowKeys.versionPrefix }, ConsistentRead: true }))
+    .filter((version) => exists.has(String(version.workflowId)))
+    .flatMap((version) => ((version.steps as Step[] | undefined) ?? []).flatMap((step) => (step.type === 'WAIT_FOR_EVENT' ? [{ workflowId: String(version.workflowId), event: step.event }] : [])));
   for (const prefix of LEGACY_PREFIXES) {
     for (const item of await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix }, ConsistentRead: true })) {
       const { PK, SK, ...fields } = item;
@@ -53,10 +59,8 @@ export async function upgradeRuntimeLayout(projectId: string, { namesRead = fals
         { Put: { TableName: tableName, Item: { ...newKeyOf(projectId, prefix, item), ...fields }, ConditionExpression: 'attribute_not_exists(PK)' } },
         { Delete: { TableName: tableName, Key: { PK, SK }, ConditionExpression: 'attribute_exists(PK)' } },
       ]);
-      if (prefix === 'WORKFLOW_WAIT#') awaited.push({ workflowId: String(item.workflowId), event: String(item.event) });
     }
   }
-  const stored = workflows.map(fromItem);
   for (const workflow of stored) await moveFigures(projectId, workflow.id);
   await documentClient.send(new UpdateCommand(namesOfWorkflows(projectId, stored, awaited)));
   return true;

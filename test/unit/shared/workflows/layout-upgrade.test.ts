@@ -31,6 +31,10 @@ function givenLegacyProject() {
     // The current version waits for "activated"; the running execution (version 1) for "confirmed".
     steps: [{ id: 'wait', type: 'WAIT_FOR_EVENT', event: 'activated', timeoutSeconds: 600 }],
   });
+  put({ PK: project, SK: `WORKFLOW_VERSION#${W}#000001`, workflowId: W, version: 1, steps: [{ id: 'wait', type: 'WAIT_FOR_EVENT', event: 'confirmed', timeoutSeconds: 600 }] });
+  put({ PK: project, SK: `WORKFLOW_VERSION#${W}#000002`, workflowId: W, version: 2, steps: [{ id: 'wait', type: 'WAIT_FOR_EVENT', event: 'activated', timeoutSeconds: 600 }] });
+  // A deleted workflow's version stays, and names nothing.
+  put({ PK: project, SK: 'WORKFLOW_VERSION#GONE#000001', workflowId: 'GONE', version: 1, steps: [{ id: 'wait', type: 'WAIT_FOR_EVENT', event: 'deleted_wait', timeoutSeconds: 600 }] });
   put({ PK: project, SK: `WORKFLOW_ENTRY#${W}#${C}`, workflowId: W, contactId: C, activeExecutionId: X, entries: 1 });
   put({ PK: project, SK: `WORKFLOW_EXECUTION#${W}#${X}`, executionId: X, workflowId: W, contactId: C, status: 'WAITING', GSI1PK: `${project}#WORKFLOW_EXECUTIONS#${W}#STATUS#WAITING`, GSI1SK: X });
   put({ PK: project, SK: `WORKFLOW_WAIT#${C}#confirmed#${X}`, workflowId: W, executionId: X, contactId: C, stepId: 'wait', event: 'confirmed' });
@@ -56,13 +60,13 @@ describe('upgradeRuntimeLayout', () => {
     expect(item(runs, `ENTRY#${C}`)).toMatchObject({ activeExecutionId: X, entries: 1 });
     expect(item(runs, `EXECUTION#${X}`)).toMatchObject({ status: 'WAITING', GSI1PK: `${project}#WORKFLOW_EXECUTIONS#${W}#STATUS#WAITING` });
     expect(item(`${project}#WORKFLOW_WAITS#${C}`, `WAIT#confirmed#${X}`)).toMatchObject({ workflowId: W, stepId: 'wait' });
-    expect([...table.items.keys()].filter((key) => key.startsWith(`${project}|WORKFLOW_`) && !key.includes('WORKFLOW_NAMES'))).toEqual([]);
+    expect([...table.items.keys()].filter((key) => /\|WORKFLOW_(ENTRY|EXECUTION|WAIT)#/.test(key))).toEqual([]);
     // the engine's figures move; the delivery stats stay the source's
     expect(item(runs, 'FIGURES')).toMatchObject({ entered: 3, completed: 2, 'step#wait#entered': 3 });
     expect(item(project, `STATS#workflow#${W}`)).toEqual({ PK: project, SK: `STATS#workflow#${W}`, sent: 5 });
-    // the names: the trigger, the current version's wait and the running execution's
+    // the names: the trigger, and what every version of the workflow there is waits for
     const names = (await projectWorkflowNames(P))!;
-    expect([names.hasTrigger('EVENT', 'signed_up'), names.isAwaited('activated'), names.isAwaited('confirmed'), names.isAwaited('other')]).toEqual([true, true, true, false]);
+    expect([names.hasTrigger('EVENT', 'signed_up'), names.isAwaited('activated'), names.isAwaited('confirmed'), names.isAwaited('deleted_wait')]).toEqual([true, true, true, false]);
   });
 
   it('moves every item once when run again, or by two at once', async () => {
