@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { queryAll } from '../db/query';
 import { tableName } from '../db/table';
@@ -52,18 +52,35 @@ export async function upgradeRuntimeLayout(projectId: string, { namesRead = fals
   const awaited = (await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': workflowKeys.versionPrefix }, ConsistentRead: true }))
     .filter((version) => exists.has(String(version.workflowId)))
     .flatMap((version) => ((version.steps as Step[] | undefined) ?? []).flatMap((step) => (step.type === 'WAIT_FOR_EVENT' ? [{ workflowId: String(version.workflowId), event: step.event }] : [])));
-  for (const prefix of LEGACY_PREFIXES) {
-    for (const item of await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': prefix }, ConsistentRead: true })) {
-      const { PK, SK, ...fields } = item;
-      await writeOnce([
-        { Put: { TableName: tableName, Item: { ...newKeyOf(projectId, prefix, item), ...fields }, ConditionExpression: 'attribute_not_exists(PK)' } },
-        { Delete: { TableName: tableName, Key: { PK, SK }, ConditionExpression: 'attribute_exists(PK)' } },
-      ]);
-    }
-  }
+  for (const prefix of LEGACY_PREFIXES) await moveAll(projectId, prefix);
   for (const workflow of stored) await moveFigures(projectId, workflow.id);
   await documentClient.send(new UpdateCommand(namesOfWorkflows(projectId, stored, awaited)));
   return true;
+}
+
+/** Moves at once: a project's thousands of executions move in seconds, each a transaction of two items. */
+const MOVES_AT_ONCE = 16;
+
+/** Every item of the old layout under a prefix, page by page (never the whole list in memory), several at once. */
+async function moveAll(projectId: string, prefix: (typeof LEGACY_PREFIXES)[number]): Promise<void> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient.send(
+      new QueryCommand({ TableName: tableName, KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': workflowKeys.partition(projectId), ':prefix': prefix }, ConsistentRead: true, ExclusiveStartKey }),
+    );
+    const items = page.Items ?? [];
+    for (let start = 0; start < items.length; start += MOVES_AT_ONCE) {
+      await Promise.all(
+        items.slice(start, start + MOVES_AT_ONCE).map(({ PK, SK, ...fields }) =>
+          writeOnce([
+            { Put: { TableName: tableName, Item: { ...newKeyOf(projectId, prefix, fields), ...fields }, ConditionExpression: 'attribute_not_exists(PK)' } },
+            { Delete: { TableName: tableName, Key: { PK, SK }, ConditionExpression: 'attribute_exists(PK)' } },
+          ]),
+        ),
+      );
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
 }
 
 /** The engine's figures from the workflow source's stats item to the workflow's figures item, added there and removed here together. */
