@@ -58,7 +58,7 @@ export async function upgradeRuntimeLayout(projectId: string, { namesRead = fals
   return true;
 }
 
-/** Moves at once: a project's thousands of executions move in seconds, each a transaction of two items. */
+/** Moves in flight at once, each a transaction of two items: a project's many executions move side by side, not one after another. */
 const MOVES_AT_ONCE = 16;
 
 /** Every item of the old layout under a prefix, page by page (never the whole list in memory), several at once. */
