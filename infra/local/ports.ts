@@ -9,6 +9,20 @@ import { createServer } from 'node:net';
 const RANGE = { from: 20_000, to: 32_767 };
 const ATTEMPTS = 100;
 
+/**
+ * The range this process draws from: MAILWRIGHT_PORT_RANGE (`from-to`, inside RANGE) gives
+ * processes that start stacks side by side ranges of their own (the integration lanes,
+ * test/support/run-integration.ts): a port one has drawn but not yet listened on is then never
+ * drawn by another. Stacks inherit it, so their own draws (the SES emulator's) stay in it too.
+ */
+function drawRange(): { from: number; to: number } {
+  const [from, to] = (process.env.MAILWRIGHT_PORT_RANGE ?? '').split('-').map(Number);
+  return from && to && RANGE.from <= from && from < to && to <= RANGE.to ? { from, to } : RANGE;
+}
+
+/** Ports this process has handed out: a port is drawn once, even before anything listens on it. */
+const handedOut = new Set<number>();
+
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -18,11 +32,14 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port nothing listens on right now, outside the ephemeral range. */
+/** A port nothing listens on right now and this process has not handed out, outside the ephemeral range. */
 export async function freePort(): Promise<number> {
+  const range = drawRange();
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const port = RANGE.from + Math.floor(Math.random() * (RANGE.to - RANGE.from + 1));
+    const port = range.from + Math.floor(Math.random() * (range.to - range.from + 1));
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
     if (await isFree(port)) return port;
   }
-  throw new Error(`No free port between ${RANGE.from} and ${RANGE.to} after ${ATTEMPTS} tries`);
+  throw new Error(`No free port between ${range.from} and ${range.to} after ${ATTEMPTS} tries`);
 }

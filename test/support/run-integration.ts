@@ -26,13 +26,19 @@ const filePattern = (files: string[]) => `/test/integration/(${files.map((file) 
 const extra = process.argv.slice(2);
 const lanes = extra.length > 0 ? [extra] : [['--testPathIgnorePatterns', filePattern(WAITING_LANE)], ['--testPathPattern', filePattern(WAITING_LANE)]];
 
+/**
+ * Each lane draws its stacks' ports from a range of its own (infra/local/ports.ts): two lanes
+ * starting stacks at once drew the same port, and the second stack's server could not listen.
+ */
+const PORT_RANGES = ['20000-26383', '26384-32767'];
+
 /** Runs one jest, passing its output on a whole line at a time so that the two lanes' lines never mix mid-line. */
-function runLane(args: string[]): Promise<number> {
-  const child = spawn(process.execPath, [...jestArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function runLane(args: string[], lane: number): Promise<number> {
+  const child = spawn(process.execPath, [...jestArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MAILWRIGHT_PORT_RANGE: PORT_RANGES[lane] } });
   createInterface({ input: child.stdout! }).on('line', (line) => process.stdout.write(`${line}\n`));
   createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${line}\n`));
   return new Promise((resolve) => child.once('close', (code) => resolve(code ?? 1)));
 }
 
-const codes = await Promise.all(lanes.map(runLane));
+const codes = await Promise.all(lanes.map((args, lane) => runLane(args, lane)));
 process.exitCode = codes.find((code) => code !== 0) ?? 0;
