@@ -48,13 +48,13 @@ export async function upgradeRuntimeLayout(projectId: string, { namesRead = fals
   if (names || workflows.length === 0) return false;
   const stored = workflows.map(fromItem);
   const exists = new Set(stored.map((workflow) => workflow.id));
-  // What any version of a workflow waits for, not only its current one: an execution of an earlier version may come to its wait after the move.
-  const awaited = (await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': workflowKeys.versionPrefix }, ConsistentRead: true }))
+  // Every version of the workflows there are: an execution of an earlier one may come to its wait after the move.
+  const versions = (await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': partition, ':prefix': workflowKeys.versionPrefix }, ConsistentRead: true }))
     .filter((version) => exists.has(String(version.workflowId)))
-    .flatMap((version) => ((version.steps as Step[] | undefined) ?? []).flatMap((step) => (step.type === 'WAIT_FOR_EVENT' ? [{ workflowId: String(version.workflowId), event: step.event }] : [])));
+    .map((version) => ({ workflowId: String(version.workflowId), steps: (version.steps as Step[] | undefined) ?? [] }));
   for (const prefix of LEGACY_PREFIXES) await moveAll(projectId, prefix);
   for (const workflow of stored) await moveFigures(projectId, workflow.id);
-  await documentClient.send(new UpdateCommand(namesOfWorkflows(projectId, stored, awaited)));
+  await documentClient.send(new UpdateCommand(namesOfWorkflows(projectId, stored, versions)));
   return true;
 }
 

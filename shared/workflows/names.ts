@@ -45,8 +45,8 @@ function triggerAttribute(workflow: Listed | undefined): string | undefined {
   return workflowKeys.namesAttribute.trigger(kind, target);
 }
 
-/** The names item's attributes of the event names the workflow's steps wait for. */
-const waitAttributes = (workflow: Listed) => [...new Set(workflow.steps.flatMap((step) => (step.type === 'WAIT_FOR_EVENT' ? [step.event] : [])))].map(workflowKeys.namesAttribute.wait);
+/** The names item's attributes of the event names a definition's steps wait for. */
+const waitAttributes = (workflow: Pick<Listed, 'steps'>) => [...new Set(workflow.steps.flatMap((step) => (step.type === 'WAIT_FOR_EVENT' ? [step.event] : [])))].map(workflowKeys.namesAttribute.wait);
 
 type SetChanges = Map<string, Set<string>>;
 
@@ -103,14 +103,14 @@ export async function namesRemoval(projectId: string, workflowId: string): Promi
 
 /**
  * The whole names item of these workflows, in one update (a project's first, when its workflows
- * were made before the item: shared/workflows/layout-upgrade.ts), with what their executions
- * already wait for.
+ * were made before the item: shared/workflows/layout-upgrade.ts), with what every version of
+ * theirs waits for (an execution of an earlier version may still come to its wait).
  */
-export function namesOfWorkflows(projectId: string, workflows: readonly Listed[], awaited: readonly { workflowId: string; event: string }[] = []) {
+export function namesOfWorkflows(projectId: string, workflows: readonly Listed[], versions: readonly { workflowId: string; steps: readonly Step[] }[] = []) {
   const adds: SetChanges = new Map();
   const add = (attribute: string | undefined, workflowId: string) => attribute && adds.set(attribute, (adds.get(attribute) ?? new Set()).add(workflowId));
   for (const workflow of workflows) for (const attribute of [triggerAttribute(workflow), ...waitAttributes(workflow)]) add(attribute, workflow.id);
-  for (const { workflowId, event } of awaited) add(workflowKeys.namesAttribute.wait(event), workflowId);
+  for (const version of versions) for (const attribute of waitAttributes(version)) add(attribute, version.workflowId);
   return namesUpdate(projectId, adds, new Map());
 }
 
