@@ -13,6 +13,12 @@ export interface StreamConsumerSpec {
   sortKeyPrefixes: readonly string[];
   /** And the deletions (REMOVE records only) of items whose sort key begins with one of these. */
   removalPrefixes?: readonly string[];
+  /** And the new items (INSERT records only) whose sort key, and a string attribute, begin so. */
+  insertions?: { sortKeyPrefix: string; attribute: string; valuePrefix: string };
+  /** Whether a failing batch is halved on each retry (default true). */
+  bisect?: boolean;
+  /** How long Lambda gathers records before it invokes (default 0: at once). */
+  batchingWindowSeconds?: number;
 }
 
 export const streamConsumers: readonly StreamConsumerSpec[] = [
@@ -22,4 +28,16 @@ export const streamConsumers: readonly StreamConsumerSpec[] = [
   { group: 'workflow-triggers', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['CONTACT#', 'EVENT#'], removalPrefixes: ['WORKFLOW#'] },
   // Events, contact changes and project notifications become outbound webhook deliveries (/docs "Webhooks").
   { group: 'webhook-events', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['EVENT#', 'CONTACT#', 'NOTIFICATION#'] },
+  // Emails' events are counted in batches (shared/delivery/tallies.ts): a batch is retried whole, never halved, which its
+  // run markers rely on, until it is counted (records are never dropped to the DLQ before the stream's day is up); a
+  // window of a few seconds gathers the events of spread-out mail into one transaction.
+  {
+    group: 'delivery-counters',
+    batchSize: 100,
+    retryAttempts: 10_000,
+    sortKeyPrefixes: [],
+    insertions: { sortKeyPrefix: 'EVENT#', attribute: 'name', valuePrefix: 'email.' },
+    bisect: false,
+    batchingWindowSeconds: 10,
+  },
 ];

@@ -58,13 +58,22 @@ export function streamConsumer(scope: Construct, group: string, table: Table, lo
     new DynamoEventSource(table, {
       startingPosition: StartingPosition.LATEST,
       batchSize: spec.batchSize,
-      bisectBatchOnError: true,
+      bisectBatchOnError: spec.bisect ?? true,
+      ...(spec.batchingWindowSeconds ? { maxBatchingWindow: Duration.seconds(spec.batchingWindowSeconds) } : {}),
       reportBatchItemFailures: true,
       retryAttempts: spec.retryAttempts,
       onFailure: new SqsDlq(dlq),
       filters: [
         ...spec.sortKeyPrefixes.map((prefix) => FilterCriteria.filter({ dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(prefix) } } } })),
         ...(spec.removalPrefixes ?? []).map((prefix) => FilterCriteria.filter({ eventName: FilterRule.isEqual('REMOVE'), dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(prefix) } } } })),
+        ...(spec.insertions
+          ? [
+              FilterCriteria.filter({
+                eventName: FilterRule.isEqual('INSERT'),
+                dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(spec.insertions.sortKeyPrefix) } }, NewImage: { [spec.insertions.attribute]: { S: FilterRule.beginsWith(spec.insertions.valuePrefix) } } },
+              }),
+            ]
+          : []),
       ],
     }),
   );

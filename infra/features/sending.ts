@@ -3,7 +3,7 @@ import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { guardThresholdEnvironment, guardThresholdsFrom } from '../../shared/campaigns/guard';
 import { variables } from '../../shared/config/variables';
-import { CONSUMER_TIMEOUT_SECONDS, queueConsumer } from '../constructs/consumers';
+import { CONSUMER_TIMEOUT_SECONDS, queueConsumer, streamConsumer } from '../constructs/consumers';
 import { deadLetterQueue } from '../constructs/dead-letter-queue';
 import { MailwrightFunction } from '../constructs/mailwright-function';
 import type { Api } from './api';
@@ -53,5 +53,7 @@ export function addSending(stack: Stack, resources: SharedResources, api: Api, {
     },
     targets: [new LambdaFunction(sesEventsFunction, { deadLetterQueue: sesEventsDlq, retryAttempts: 8, maxEventAge: Duration.hours(6) })],
   });
+  // Emails' events, counted off the paths that send and record them (shared/delivery/tallies.ts).
+  streamConsumer(stack, 'delivery-counters', table, removalPolicy);
   return { sender };
 }

@@ -50,7 +50,7 @@ async function flush(id: string): Promise<void> {
   pending.delete(id);
   inFlight.add(id);
   try {
-    const written = await documentClient.send(new UpdateCommand({ ...counterUpdateInput(entry.key, entry.adds, entry.sets), ...(entry.countNewOn ? { ReturnValues: 'UPDATED_OLD' } : {}) }));
+    const written = await updateCounter(new UpdateCommand({ ...counterUpdateInput(entry.key, entry.adds, entry.sets), ...(entry.countNewOn ? { ReturnValues: 'UPDATED_OLD' } : {}) }));
     // UPDATED_OLD holds an added attribute's old value unless this write made the item.
     const [firstAdd] = entry.adds.keys();
     if (entry.countNewOn && written?.Attributes?.[firstAdd!] === undefined) await addToCounters(entry.countNewOn, { total: 1 });
@@ -60,6 +60,20 @@ async function flush(id: string): Promise<void> {
   } finally {
     inFlight.delete(id);
     void flush(id);
+  }
+}
+
+/** Counter items the table stream's consumers update in transactions refuse a write while one is in flight (TransactionConflict), which the SDK does not retry. */
+const CONFLICT_ATTEMPTS = 6;
+
+async function updateCounter(command: UpdateCommand) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await documentClient.send(command);
+    } catch (error) {
+      if ((error as Error).name !== 'TransactionConflictException' || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
+    }
   }
 }
 

@@ -1,14 +1,14 @@
 import { decodeTime, ulid } from 'ulid';
-import { countDaily } from '../analytics/counters';
 import { patchContact } from '../contacts/contacts';
 import { writeOnce, type TransactItem } from '../db/transactions';
 import { finishClaim, type EmailStatus, type SendEndStatus, type StoredEmail } from '../emails/emails';
-import { countEvents, eventWriteItems, type ContactEvent } from '../events/events';
+import { eventWriteItems, type ContactEvent } from '../events/events';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { countMetric, metricNames } from '../observability/metrics';
-import { countOutcome, type StatsMetric } from '../stats/stats';
+import { countOutcome, emitOutcomeMetrics, type StatsMetric } from '../stats/stats';
 import { suppressionPutItem, type SuppressionReason } from '../suppression/suppression';
+import { tallyOf } from './tallies';
 
 /**
  * One thing that happened to an email — the sender ended it (sent, failed, suppressed,
@@ -43,23 +43,25 @@ export type OutcomeListener = (outcome: Outcome) => Promise<void>;
 /**
  * Records one outcome, at most once: the status move, the events and a suppression are written
  * together, all or none, under conditions that refuse a repeat (a redelivered message or SES event,
- * another sender); only a new write is counted (events, source stats, day) and told to the
- * listeners, so nothing counts twice. Returns false when the write was refused.
+ * another sender); only a new write is told to the listeners, so nothing counts twice. The first
+ * event carries the outcome's tally (its source stats and day counts), which the table stream adds
+ * up with the events' own counts (shared/delivery/tallies.ts); a campaign's stats are added here,
+ * beside the progress counters its listener keeps on the same item. Returns false when the write
+ * was refused.
  */
 export async function recordOutcome(outcome: Outcome, listeners: readonly OutcomeListener[]): Promise<boolean> {
   const { email } = outcome;
   if (outcome.suppress) await unsubscribe(email);
+  const campaign = email.source.type === 'campaign';
+  const tally = tallyOf(campaign ? undefined : email.source, outcome.metrics, outcome.daily);
   const written = await writeOnce([
     ...(outcome.transition ? [outcome.transition] : []),
-    ...outcome.events.flatMap((event) => eventWriteItems(email.projectId, event)),
+    ...outcome.events.flatMap((event, index) => eventWriteItems(email.projectId, event, index === 0 ? tally : tallyOf(undefined, [], []))),
     ...(outcome.suppress ? [suppressionPutItem(email.projectId, email.to.email, outcome.suppress)] : []),
   ]);
   if (!written) return false;
-  await Promise.all([
-    countEvents(email.projectId, outcome.events),
-    ...(outcome.metrics.length > 0 ? [countOutcome(email, ...outcome.metrics)] : []),
-    countDaily(email.projectId, outcome.daily),
-  ]);
+  if (campaign && outcome.metrics.length > 0) await countOutcome(email, ...outcome.metrics);
+  else emitOutcomeMetrics(email, outcome.metrics);
   if (outcome.settles === 'FAILED') countMetric(metricNames.emailsFailed, { source: email.source.type });
   for (const listener of listeners) await listener(outcome);
   return true;

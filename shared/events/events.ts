@@ -42,9 +42,10 @@ export function derivedUlid(time: number, seed: string): string {
 /**
  * The write of one event, to put in the same transaction as what caused it. Its counters are
  * not in that transaction: every event of a project updates the same counter items, and
- * transactions touching one item concurrently cancel each other — call countEvents after it.
+ * transactions touching one item concurrently cancel each other — call countEvents after it, or
+ * give an email's event its `tally` (shared/delivery/tallies.ts) for the table stream to count it.
  */
-export function eventWriteItems(projectId: string, event: ContactEvent): TransactItem[] {
+export function eventWriteItems(projectId: string, event: ContactEvent, tally?: object): TransactItem[] {
   return [
     {
       Put: {
@@ -58,6 +59,7 @@ export function eventWriteItems(projectId: string, event: ContactEvent): Transac
           ...(event.emailId ? { emailId: event.emailId } : {}),
           data: event.data,
           createdAt: event.createdAt,
+          ...(tally ? { tally } : {}),
         },
         ConditionExpression: 'attribute_not_exists(PK)',
       },

@@ -30,7 +30,7 @@ export const eventOperations: Record<string, OperationDoc> = {
     tag: 'Events',
     summary: 'List event names',
     description:
-      'The event names in use, in name order, each with its count and when it was last seen, read from per-name counters; paged with `limit` and `cursor` like every list. A count is moved right after its event is written, so a rare failure in between leaves it one short, never one over. `total` is the number of names.',
+      'The event names in use, in name order, each with its count and when it was last seen, read from per-name counters; paged with `limit` and `cursor` like every list. A tracked event is counted right after it is written, so a rare failure in between leaves it one short, never one over; the events of emails (`email.*`) are counted from the table stream in batches, exactly once, within about 10 seconds in AWS. `total` is the number of names.',
     query: listEventNamesQuerySchema,
     success: { status: 200, description: 'A page of event names with their counts', data: pageSchema(eventNameResponseSchema) },
   },

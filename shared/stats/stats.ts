@@ -16,6 +16,11 @@ export type StatsMetric = (typeof statsMetrics)[number];
  */
 export async function countOutcome(email: Pick<EmailRecord, 'projectId' | 'source'>, ...metrics: StatsMetric[]): Promise<void> {
   await addToCounters(statsKeys.source(email.projectId, email.source.type, email.source.id), Object.fromEntries(metrics.map((metric) => [metric, 1])));
+  emitOutcomeMetrics(email, metrics);
+}
+
+/** The outcomes' CloudWatch metrics, where the stats themselves are counted from the table stream (shared/delivery/tallies.ts). */
+export function emitOutcomeMetrics(email: Pick<EmailRecord, 'source'>, metrics: StatsMetric[]): void {
   for (const metric of metrics) {
     const name = outcomeMetrics[metric];
     if (name) countMetric(name, { source: email.source.type });

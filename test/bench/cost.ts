@@ -14,6 +14,10 @@
  *   instance holds a batch and sleeps for its slots, so its billed duration is its memory ×
  *   maxConcurrency ÷ the send rate per email, not the measured handler time.
  *
+ * - Both: the emails' events through delivery-counters, which counts them from the table stream in
+ *   batches of what its batching window gathers (infra/streams.ts) at the rate assumed: 1 million
+ *   transactional emails spread over a month, a campaign at the send rate.
+ *
  * Counted rather than measured: API Gateway requests (one per send) and the SQS requests Lambda's
  * poller makes (ReceiveMessage and DeleteMessageBatch per batch). Lambda duration is this process's
  * wall time per invocation at the template's memory size: on a loaded two-core machine beside the
@@ -24,14 +28,16 @@
  * Imported only after pointServiceAtStack and pointQueuesAtStack.
  */
 import path from 'node:path';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import { handler as campaignSenderHandler } from '../../functions/campaign-sender/handler';
+import { handler as deliveryCountersHandler } from '../../functions/delivery-counters/handler';
 import { handler as publicHandler } from '../../functions/public/handler';
 import { handler as senderHandler } from '../../functions/sender/handler';
 import { handler as sesEventsHandler } from '../../functions/ses-events/handler';
 import { pascal } from '../../infra/names';
 import { queues } from '../../infra/queues';
+import { streamConsumers } from '../../infra/streams';
 import { readCloudAssembly, resourcesOfType } from '../../infra/local/template/cloud-assembly';
 import { localFunctionName } from '../../infra/local/template/resources';
 import { campaignKeys } from '../../shared/campaigns/keys';
@@ -42,11 +48,12 @@ import { toItem as contactItem } from '../../shared/contacts/contacts';
 import { documentClient } from '../../shared/aws/clients';
 import { tableName } from '../../shared/db/table';
 import { emailKeys } from '../../shared/emails/keys';
+import { eventKeys } from '../../shared/events/keys';
 import type { LocalStack } from '../support/local-stack';
 import { billed, emptyBill, invocation, perUnit, type Bill } from './billing';
 import { authorize, invokeHandler } from './calls';
 import { batchWriteAll, benchDocumentClient, unsubscribeSecret } from './dynamo';
-import { lambdaContext, sesEvent, sqsEvent, type ApiRequest } from './events';
+import { lambdaContext, sesEvent, sqsEvent, streamInsert, type ApiRequest } from './events';
 import { printTable, heading, type Section, type Verdict } from './report';
 
 const TRANSACTIONAL_SAMPLES = 20;
@@ -127,6 +134,43 @@ async function deliver(bill: Bill, memoryMb: number, projectId: string, emailIds
   }
 }
 
+/** The delivery-counters consumer's mapping (infra/streams.ts): its batch size and batching window. */
+const countersConsumer = streamConsumers.find((spec) => spec.group === 'delivery-counters')!;
+
+/**
+ * How many email events the table stream hands delivery-counters at once when `emailsPerSecond`
+ * arrive: what its batching window gathers, at most its batch size; each email has two (sent,
+ * delivered).
+ */
+const countedPerBatch = (emailsPerSecond: number) => Math.max(1, Math.min(countersConsumer.batchSize, Math.round(emailsPerSecond * 2 * countersConsumer.batchingWindowSeconds!)));
+
+/** 1 million emails in a 30-day month, spread out: the rate the transactional figures assume. */
+const MILLION_A_MONTH_PER_SECOND = 1_000_000 / (30 * 86_400);
+
+let streamSequence = 10n ** 20n;
+
+/**
+ * The emails' events (those with a tally) through delivery-counters as the table stream hands them
+ * over, `perBatch` to an invocation, each batch's records in a stream order of their own.
+ */
+async function count(bill: Bill, memoryMb: number, projectId: string, emailIds: string[], perBatch: number) {
+  const items: Record<string, unknown>[] = [];
+  for (const emailId of emailIds) {
+    const { Items = [] } = await documentClient.send(
+      new QueryCommand({ TableName: tableName, IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: { ':pk': eventKeys.byEmailPartition(projectId, emailId) } }),
+    );
+    items.push(...Items.filter((item) => item.tally !== undefined));
+  }
+  if (items.length !== 2 * emailIds.length) throw new Error(`${items.length} counted events for ${emailIds.length} emails, not 2 each`);
+  for (let start = 0; start < items.length; start += perBatch) {
+    const records = items.slice(start, start + perBatch).map((item) => streamInsert(item, ++streamSequence, `cost-${runId}-${streamSequence}`));
+    await invocation(bill, memoryMb, async () => {
+      const result = await deliveryCountersHandler({ Records: records }, lambdaContext('mailwright-delivery-counters'));
+      if (result.batchItemFailures.length > 0) throw new Error('The in-process delivery-counters failed a batch (its log says why)');
+    });
+  }
+}
+
 /** `samples` transactional emails of `htmlBytes` to one existing contact, end to end, per email. */
 async function billTransactional(stack: LocalStack, functions: Map<string, FunctionSpec>, samples: number, htmlBytes: number): Promise<Step[]> {
   const harness = benchDocumentClient(stack);
@@ -141,6 +185,7 @@ async function billTransactional(stack: LocalStack, functions: Map<string, Funct
   const api = emptyBill();
   const sender = emptyBill();
   const sesEvents = emptyBill();
+  const emailIds: string[] = [];
   for (let n = 0; n < samples; n++) {
     await billed(api, harness, [sendQueue.url], () => invocation(api, memoryOf(functions, 'public'), () => invokeHandler(publicHandler, 'mailwright-public', request, authorization, 200)));
     api.apiRequests++;
@@ -154,13 +199,18 @@ async function billTransactional(stack: LocalStack, functions: Map<string, Funct
       }),
     );
     await billed(sesEvents, harness, [], () => deliver(sesEvents, memoryOf(functions, 'ses-events'), stack.projectId, [emailId]));
+    emailIds.push(emailId);
   }
   // Lambda's poller: one ReceiveMessage and one DeleteMessageBatch per batch, here of one.
   sender.sqsRequests += 2 * samples;
+  const counters = emptyBill();
+  const perBatch = countedPerBatch(MILLION_A_MONTH_PER_SECOND);
+  await billed(counters, harness, [], () => count(counters, memoryOf(functions, 'delivery-counters'), stack.projectId, emailIds, perBatch));
   return [
     { label: 'API: POST /v1/send, existing contact', bill: perUnit(api, samples) },
     { label: 'sender: a batch of one', bill: perUnit(sender, samples) },
     { label: 'ses-events: Send + Delivery', bill: perUnit(sesEvents, samples) },
+    { label: `delivery-counters: ${perBatch} events a batch (1 M a month)`, bill: perUnit(counters, samples) },
   ];
 }
 
@@ -218,8 +268,12 @@ async function billCampaign(stack: LocalStack, functions: Map<string, FunctionSp
   const sesEvents = emptyBill();
   await billed(sesEvents, harness, [], () => deliver(sesEvents, memoryOf(functions, 'ses-events'), projectId, emailIds));
 
-  const count = messages.length;
-  const senderPerEmail = perUnit(sender, count);
+  const counters = emptyBill();
+  const perBatch = countedPerBatch(ratePerSecond);
+  await billed(counters, harness, [], () => count(counters, memoryOf(functions, 'delivery-counters'), projectId, emailIds, perBatch));
+
+  const emails = messages.length;
+  const senderPerEmail = perUnit(sender, emails);
   const measuredGbSeconds = senderPerEmail.lambdaGbSeconds;
   // At full rate the instances sleep for their slots while billed: memory × instances ÷ rate.
   senderPerEmail.lambdaGbSeconds = Math.max(measuredGbSeconds, ((senderMemory / 1024) * campaignQueue.maxConcurrency) / ratePerSecond);
@@ -227,9 +281,10 @@ async function billCampaign(stack: LocalStack, functions: Map<string, FunctionSp
     `  campaign sender duration: measured ${(measuredGbSeconds * 1000).toFixed(1)} mGB-s per email; at full rate ${campaignQueue.maxConcurrency} instances × ${senderMemory} MB ÷ ${ratePerSecond}/s = ${(senderPerEmail.lambdaGbSeconds * 1000).toFixed(1)} mGB-s`,
   );
   return [
-    { label: `dispatch (${count} recipients)`, bill: perUnit(dispatch, count) },
+    { label: `dispatch (${emails} recipients)`, bill: perUnit(dispatch, emails) },
     { label: `campaign sender: batches of ${campaignQueue.batchSize}`, bill: senderPerEmail },
-    { label: 'ses-events: Send + Delivery', bill: perUnit(sesEvents, count) },
+    { label: 'ses-events: Send + Delivery', bill: perUnit(sesEvents, emails) },
+    { label: `delivery-counters: ${perBatch} events a batch`, bill: perUnit(counters, emails) },
   ];
 }
 

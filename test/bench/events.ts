@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context, EventBridgeEvent, SQSEvent } from 'aws-lambda';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, Context, DynamoDBRecord, EventBridgeEvent, SQSEvent } from 'aws-lambda';
 import type { SesEventDetail } from '../../shared/delivery/ses-events';
 import { sesTagNames } from '../../shared/delivery/ses-tags';
 
 /**
  * REST API (v1) events as API Gateway — and infra/local/emulators/api-gateway.ts — hand them to the authorizer and
  * to a function, for invoking handlers in this process (where their DynamoDB calls can be counted);
- * and the SQS and SES events other functions are handed.
+ * and the SQS, SES and table stream events other functions are handed.
  */
 const ACCOUNT = '000000000000';
 const API_ID = 'bench';
@@ -158,5 +159,23 @@ export function sesEvent(email: { id: string; projectId: string; source: { type:
       mail: { messageId, timestamp, tags: { [sesTagNames.project]: [email.projectId], [sesTagNames.email]: [email.id], [sesTagNames.source]: [email.source.type] } },
       ...(eventType === 'Delivery' ? { delivery: { timestamp, smtpResponse: '250 OK' } } : {}),
     } as SesEventDetail,
+  };
+}
+
+type StreamImage = NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']>;
+
+/** A new table item as the table stream hands it to a consumer (an INSERT record), at `sequence` in its shard. */
+export function streamInsert(item: Record<string, unknown>, sequence: bigint, eventId: string): DynamoDBRecord {
+  return {
+    eventID: eventId,
+    eventName: 'INSERT',
+    eventSource: 'aws:dynamodb',
+    awsRegion: REGION,
+    dynamodb: {
+      Keys: marshall({ PK: item.PK, SK: item.SK }) as StreamImage,
+      NewImage: marshall(item, { removeUndefinedValues: true }) as StreamImage,
+      SequenceNumber: sequence.toString(),
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
   };
 }

@@ -149,6 +149,21 @@ describe('the activity API', () => {
     expect(analytics.totals).toEqual({ sent: 2, delivered: 2, opened: 0, clicked: 1, bounced: 1, complained: 1 });
   });
 
+  it('counts the emails\' events by name on GET /events/names and in the events total, each once', async () => {
+    // Act
+    const names = await until(async () => {
+      const { body } = await api('GET', '/events/names', { key });
+      return body.data.items.some((item: { name: string; count: number }) => item.name === 'email.complained' && item.count === 1) ? body.data : undefined;
+    });
+    const events = await api('GET', '/events?limit=1', { key });
+
+    // Assess
+    const counts = Object.fromEntries(names.items.map((item: { name: string; count: number }) => [item.name, item.count]));
+    expect(counts).toMatchObject({ 'email.sent': 2, 'email.delivered': 2, 'email.clicked': 1, 'email.bounced': 1, 'email.complained': 1 });
+    expect(names.total).toBe(names.items.length);
+    expect(events.body.data.total).toBe(Object.values(counts).reduce((sum: number, count) => sum + (count as number), 0));
+  });
+
   it('lists a campaign\'s test send as source test, found by its campaign', async () => {
     // Prepare
     const created = await api('POST', '/campaigns', { key, body: { name: `Launch ${suffix}`, subject: 'Launch day', body: '<p>Hi</p><p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>', from: { email: from } } });

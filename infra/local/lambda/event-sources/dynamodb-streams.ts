@@ -21,7 +21,8 @@ import type { FunctionRunner } from '../runner';
  * TRIM_HORIZON; each shard in order. Records that pass the filters are handed over in batches; a
  * reported item failure retries from that record, a function error bisects the batch when the
  * mapping says so; after MaximumRetryAttempts the batch's metadata goes to the on-failure queue,
- * as Lambda sends it, and the shard moves on.
+ * as Lambda sends it, and the shard moves on. A batching window (MaximumBatchingWindowInSeconds) is
+ * not waited for: records are handed over as they are read, so what a consumer counts shows sooner.
  */
 export interface StreamMapping {
   functionLogicalId: string;

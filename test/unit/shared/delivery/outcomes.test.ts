@@ -22,13 +22,20 @@ const delivered = newEvent({ name: 'email.delivered', contactId: CONTACT, emailI
 const sent = newEvent({ name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: {} }, new Date('2026-11-22T10:00:01.000Z'), 'eb-1#sent');
 
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+/** Updates of anything but the email and the contact: counters (none but a campaign's stats are updated here any more). */
 const counterUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key?.SK !== 'EMAIL#E1' && input.Key?.SK !== `CONTACT#${CONTACT}`);
-const counterKeys = () => counterUpdates().map((input) => input.Key!.SK);
+/** The event items written, by PutItem or in a transaction, in order. */
+const eventItems = () =>
+  [...ddb.commandCalls(PutCommand).map((call) => call.args[0].input), ...transactions().flatMap((items) => items.flatMap((item) => (item.Put ? [item.Put] : [])))]
+    .map((put) => put.Item!)
+    .filter((item) => String(item.SK).startsWith('EVENT#'));
+/** Each event written, by name, with the tally the delivery-counters consumer adds up (shared/delivery/tallies.ts). */
+const tallies = () => eventItems().map((item) => [item.name, item.tally]);
 
-/** A listener that notes what it was told, and when (how many counter writes had been made by then). */
+/** A listener that notes what it was told, and when (how many event items had been written, how many counter writes made, by then). */
 function noting(name: string, heard: string[]): OutcomeListener {
   return async (outcome) => {
-    heard.push(`${name}: ${outcome.events.map((event) => event.name).join(', ')} after ${counterUpdates().length} counter writes`);
+    heard.push(`${name}: ${outcome.events.map((event) => event.name).join(', ')} after ${eventItems().length} event writes and ${counterUpdates().length} counter writes`);
   };
 }
 
@@ -42,7 +49,7 @@ describe('recordOutcome', () => {
     ddb.on(GetCommand, { Key: contactKey }).resolves({ Item: { contactId: CONTACT, email: 'jane@example.com', subscribed: true, data: {}, createdAt: 'c', updatedAt: 'u' } });
   });
 
-  it('writes the status move, the events and the suppression in one transaction, in that order, then counts them and tells the listeners in turn', async () => {
+  it('writes the status move, the events and the suppression in one transaction, in that order, the tally on the first event, and tells the listeners in turn', async () => {
     // Prepare
     const heard: string[] = [];
     const outcome: Outcome = {
@@ -65,29 +72,93 @@ describe('recordOutcome', () => {
     const written = transactions().find((items) => items.some((item) => String(item.Put?.Item?.SK).startsWith('EVENT#')))!;
     expect(written.map((item) => item.Update?.Key?.SK ?? item.Put?.Item?.SK)).toEqual(['EMAIL#E1', `EVENT#${sent.id}`, `EVENT#${delivered.id}`, 'SUPPRESSED#jane@example.com']);
     expect(transactions().find((items) => items[0]!.Put?.Item?.SK === `CONTACT#${CONTACT}`)![0]!.Put!.Item).toMatchObject({ subscribed: false });
-    expect(counterUpdates()).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'EVENT_NAME#email.sent' } }),
-        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'EVENT_NAME#email.delivered' } }),
-        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'COUNTER#EVENTS' }, ExpressionAttributeValues: { ':a0': 2 } }),
-        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'sent', '#a1': 'bounced' } }),
-        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'ANALYTICS_DAY#2026-11-22' }, ExpressionAttributeNames: { '#a0': 'sent', '#a1': 'bounced' } }),
-      ]),
-    );
-    expect(heard).toEqual(['first: email.sent, email.delivered after 5 counter writes', 'second: email.sent, email.delivered after 5 counter writes']);
+    // The outcome's stats and day counts ride on its first event, once; the stream counts every event by its name
+    expect(tallies()).toEqual([
+      [
+        'email.sent',
+        {
+          stats: { type: 'transactional', metrics: ['sent', 'bounced'] },
+          daily: [
+            { metric: 'sent', day: '2026-11-22' },
+            { metric: 'bounced', day: '2026-11-22' },
+          ],
+        },
+      ],
+      ['email.delivered', { daily: [] }],
+    ]);
+    expect(counterUpdates()).toEqual([]);
+    expect(heard).toEqual(['first: email.sent, email.delivered after 2 event writes and 0 counter writes', 'second: email.sent, email.delivered after 2 event writes and 0 counter writes']);
   });
 
-  it('writes a lone event as one conditional PutItem, without a transaction', async () => {
+  it('writes a lone event as one conditional PutItem, without a transaction, with its tally and no counter write', async () => {
     // Act
     await recordOutcome({ email, events: [delivered], metrics: ['delivered'], daily: [{ metric: 'delivered', at: delivered.createdAt }] }, []);
 
     // Assess
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
-    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input).toMatchObject({ Item: { name: 'email.delivered', eventId: delivered.id }, ConditionExpression: 'attribute_not_exists(PK)' });
-    expect(counterKeys()).toEqual(expect.arrayContaining(['EVENT_NAME#email.delivered', 'COUNTER#EVENTS', 'STATS#transactional', 'ANALYTICS_DAY#2026-11-22']));
+    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input).toMatchObject({
+      Item: { name: 'email.delivered', eventId: delivered.id, tally: { stats: { type: 'transactional', metrics: ['delivered'] }, daily: [{ metric: 'delivered', day: '2026-11-22' }] } },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(counterUpdates()).toEqual([]);
   });
 
-  it('counts nothing and tells no listener when the write is refused (a replay, or someone else recorded it)', async () => {
+  it('tallies each day count on the UTC day it happened, which need not be the day of the event', async () => {
+    // Prepare: sent just before midnight UTC, delivered just after; an offset time is read in UTC
+    const lateSent = newEvent({ name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: {} }, new Date('2026-11-21T23:59:59.900Z'), 'eb-2#sent');
+    const earlyDelivered = newEvent({ name: 'email.delivered', contactId: CONTACT, emailId: 'E1', data: {} }, new Date('2026-11-22T00:00:00.100Z'), 'eb-2');
+
+    // Act
+    await recordOutcome(
+      {
+        email,
+        events: [lateSent, earlyDelivered],
+        metrics: ['sent', 'delivered'],
+        daily: [
+          { metric: 'sent', at: lateSent.createdAt },
+          { metric: 'delivered', at: '2026-11-22T01:30:00.000+02:00' },
+        ],
+      },
+      [],
+    );
+
+    // Assess
+    expect(tallies()[0]![1]).toEqual({
+      stats: { type: 'transactional', metrics: ['sent', 'delivered'] },
+      daily: [
+        { metric: 'sent', day: '2026-11-21' },
+        { metric: 'delivered', day: '2026-11-21' },
+      ],
+    });
+  });
+
+  it('adds campaign mail\'s stats with a direct ADD on its campaign\'s stats item, its tally carrying only the day counts', async () => {
+    // Prepare
+    const campaignEmail = { ...email, source: { type: 'campaign' as const, id: 'CAMP1' } };
+
+    // Act
+    await recordOutcome({ email: campaignEmail, events: [delivered], metrics: ['delivered'], daily: [{ metric: 'delivered', at: delivered.createdAt }] }, []);
+
+    // Assess
+    expect(tallies()).toEqual([['email.delivered', { daily: [{ metric: 'delivered', day: '2026-11-22' }] }]]);
+    expect(counterUpdates()).toEqual([
+      { TableName: 'mailwright-test', Key: { PK: 'PROJECT#P1', SK: 'STATS#campaign#CAMP1' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'delivered' }, ExpressionAttributeValues: { ':a0': 1 } },
+    ]);
+  });
+
+  it('adds nothing to a campaign\'s stats when the write is refused', async () => {
+    // Prepare
+    ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
+
+    // Act
+    const recorded = await recordOutcome({ email: { ...email, source: { type: 'campaign', id: 'CAMP1' } }, events: [delivered], metrics: ['delivered'], daily: [] }, []);
+
+    // Assess
+    expect(recorded).toBe(false);
+    expect(counterUpdates()).toEqual([]);
+  });
+
+  it('counts nothing beyond the refused write, whose tally is refused with it, and tells no listener (a replay, or someone else recorded it)', async () => {
     // Prepare
     const heard: string[] = [];
     ddb.on(TransactWriteCommand).rejects(refused());
@@ -98,18 +169,33 @@ describe('recordOutcome', () => {
       [noting('listener', heard)],
     );
 
-    // Assess
+    // Assess: the tally was only ever on the refused transaction's event
     expect(recorded).toBe(false);
+    expect(transactions()).toHaveLength(1);
+    expect(tallies()).toEqual([['email.sent', { stats: { type: 'transactional', metrics: ['sent'] }, daily: [{ metric: 'sent', day: '2026-11-22' }] }]]);
     expect(counterUpdates()).toEqual([]);
     expect(heard).toEqual([]);
   });
 
-  it('adds no stats for an outcome without metrics, and no day counter for one without days', async () => {
+  it('tallies no stats for an outcome without metrics, and no day for one without days (the event alone is counted)', async () => {
     // Act
     await recordOutcome({ email, transition: finishClaimItem('P1', 'E1', 'SUPPRESSED', {}), events: [sent], metrics: [], daily: [], settles: 'SUPPRESSED' }, []);
 
     // Assess
-    expect(counterKeys().sort()).toEqual(['COUNTER#EVENTS', 'EVENT_NAME#email.sent']);
+    expect(tallies()).toEqual([['email.sent', { daily: [] }]]);
+    expect(counterUpdates()).toEqual([]);
+  });
+
+  it('tallies stats without a day for a metric the day counters do not keep, or an outcome given no day', async () => {
+    // Act: a transient bounce's outcome (the day counts hard bounces only), and a delay (no day metric)
+    await recordOutcome({ email, events: [delivered], metrics: ['bounced'], daily: [] }, []);
+    await recordOutcome({ email, events: [sent], metrics: ['delayed'], daily: [{ metric: 'delayed', at: sent.createdAt }] }, []);
+
+    // Assess
+    expect(tallies()).toEqual([
+      ['email.delivered', { stats: { type: 'transactional', metrics: ['bounced'] }, daily: [] }],
+      ['email.sent', { stats: { type: 'transactional', metrics: ['delayed'] }, daily: [] }],
+    ]);
   });
 
   it('throws when DynamoDB fails, before anything is counted or told', async () => {
@@ -134,7 +220,7 @@ describe('recordSendEnd', () => {
     ddb.on(PutCommand).resolves({});
   });
 
-  it('ends the claim with SENT in one conditional write marked with its event, then writes email.sent on its own (no transaction), counts sent for the source and the day, and settles the email with the listeners', async () => {
+  it('ends the claim with SENT in one conditional write marked with its event, then writes email.sent on its own (no transaction) tallying sent for the source and the day, and settles the email with the listeners', async () => {
     // Prepare
     const told: Outcome[] = [];
 
@@ -149,11 +235,12 @@ describe('recordSendEnd', () => {
     expect(event).toMatchObject({ eventId: result!.sendEnd!.eventId, name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } } });
     expect(result!.sendEnd).toEqual({ status: 'SENT', eventId: expect.any(String) });
     const day = (event!.createdAt as string).slice(0, 10);
-    expect(counterKeys()).toEqual(expect.arrayContaining(['EVENT_NAME#email.sent', 'COUNTER#EVENTS', 'STATS#transactional', `ANALYTICS_DAY#${day}`]));
+    expect(event!.tally).toEqual({ stats: { type: 'transactional', metrics: ['sent'] }, daily: [{ metric: 'sent', day }] });
+    expect(counterUpdates()).toEqual([]);
     expect(told.map((outcome) => [outcome.settles, outcome.metrics])).toEqual([['SENT', ['sent']]]);
   });
 
-  it('counts only the event of an email that ends without going out, and settles it with its status', async () => {
+  it('tallies only the event of an email that ends without going out (no stats, no day), and settles it with its status', async () => {
     // Prepare
     const told: Outcome[] = [];
 
@@ -161,8 +248,8 @@ describe('recordSendEnd', () => {
     await recordSendEnd(email, 'FAILED', { failureReason: 'ATTACHMENT_MISSING' }, [async (outcome) => void told.push(outcome)]);
 
     // Assess
-    expect(eventPuts()).toEqual([expect.objectContaining({ name: 'email.failed', data: { reason: 'ATTACHMENT_MISSING', subject: 'Hello', source: { type: 'transactional' } } })]);
-    expect(counterKeys().sort()).toEqual(['COUNTER#EVENTS', 'EVENT_NAME#email.failed']);
+    expect(eventPuts()).toEqual([expect.objectContaining({ name: 'email.failed', data: { reason: 'ATTACHMENT_MISSING', subject: 'Hello', source: { type: 'transactional' } }, tally: { daily: [] } })]);
+    expect(counterUpdates()).toEqual([]);
     expect(told.map((outcome) => [outcome.settles, outcome.metrics])).toEqual([['FAILED', []]]);
   });
 
@@ -213,7 +300,7 @@ describe('recordSendEndEvent', () => {
     ddb.on(UpdateCommand).resolves({ Attributes: { count: 1 } });
   });
 
-  it('writes the owed event from the record alone, and counts it, also after the email moved on', async () => {
+  it('writes the owed event from the record alone, with its tally, also after the email moved on', async () => {
     // Prepare
     ddb.on(PutCommand).resolves({});
     const told: Outcome[] = [];
@@ -225,7 +312,9 @@ describe('recordSendEndEvent', () => {
     expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input)).toEqual([
       expect.objectContaining({ ConditionExpression: 'attribute_not_exists(PK)', Item: expect.objectContaining({ eventId: endedRecord.sendEnd.eventId, name: 'email.sent', data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } } }) }),
     ]);
-    expect(counterKeys()).toContain('STATS#transactional');
+    const [owed] = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!);
+    expect(owed!.tally).toEqual({ stats: { type: 'transactional', metrics: ['sent'] }, daily: [{ metric: 'sent', day: new Date(decodeTime(endedRecord.sendEnd.eventId)).toISOString().slice(0, 10) }] });
+    expect(counterUpdates()).toEqual([]);
     expect(told.map((outcome) => outcome.settles)).toEqual(['SENT']);
   });
 

@@ -35,7 +35,12 @@ const eventPuts = () => [
   ...ddb.commandCalls(PutCommand).map((call) => call.args[0].input),
   ...transactions().flatMap((items) => items.map((item) => item.Put).filter((put) => put !== undefined)),
 ].filter((put) => String(put.Item?.SK).startsWith('EVENT#'));
+/** Updates of anything but the email and the contact: counters, which transactional mail no longer writes (the table stream counts its events' tallies). */
 const counterUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => input.Key?.SK !== `EMAIL#${EMAIL}` && input.Key?.SK !== `CONTACT#${CONTACT}`);
+/** Each event written, by name, with its tally (what shared/delivery/tallies.ts adds to the counters). */
+const tallies = () => eventPuts().map((put) => [put.Item!.name, put.Item!.tally]);
+/** The tally of an outcome's first event for transactional mail. */
+const tally = (metrics: string[], daily: [metric: string, day: string][]) => ({ stats: { type: 'transactional', metrics }, daily: daily.map(([metric, day]) => ({ metric, day })) });
 
 describe('interpret: what each SES event means', () => {
   it.each([
@@ -75,7 +80,7 @@ describe('applySesEvent', () => {
     ddb.on(TransactWriteCommand).resolves({});
   });
 
-  it('moves a delivery forward and records email.delivered with one conditional PutItem, then the counters', async () => {
+  it('moves a delivery forward and records email.delivered with one conditional PutItem that carries its tally, and writes no counter', async () => {
     // Act
     await applySesEvent(fixture('delivery'));
 
@@ -93,13 +98,8 @@ describe('applySesEvent', () => {
     const [put] = ddb.commandCalls(PutCommand).map((call) => call.args[0].input);
     expect(put).toMatchObject({ Item: { name: 'email.delivered', contactId: CONTACT, emailId: EMAIL, createdAt: '2026-11-22T10:00:02.000Z' }, ConditionExpression: 'attribute_not_exists(PK)' });
     expect(decodeTime(put!.Item!.eventId as string)).toBe(Date.parse('2026-11-22T10:00:02.000Z'));
-    expect(counterUpdates()).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'delivered' }, ExpressionAttributeValues: { ':a0': 1 } }),
-        expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'EVENT_NAME#email.delivered' } }),
-        expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'COUNTER#EVENTS' } }),
-      ]),
-    );
+    expect(put!.Item!.tally).toEqual(tally(['delivered'], [['delivered', '2026-11-22']]));
+    expect(counterUpdates()).toEqual([]);
   });
 
   it('writes the same event item when the same SES event comes again, so the replay is refused and counts nothing', async () => {
@@ -113,6 +113,7 @@ describe('applySesEvent', () => {
     await expect(applySesEvent(fixture('open'))).resolves.toBeUndefined();
 
     expect(ddb.commandCalls(PutCommand)[0]!.args[0].input).toEqual(first);
+    expect(first.Item!.tally).toEqual(tally(['opened'], [['opened', '2026-11-22']]));
     expect(counterUpdates()).toHaveLength(0);
   });
 
@@ -183,7 +184,20 @@ describe('applySesEvent', () => {
       ExpressionAttributeNames: expect.objectContaining({ '#m0': 'sesMessageId', '#m1': 'sentAt' }),
     });
     expect(items!.slice(1).map((item) => item.Put!.Item!.name)).toEqual(['email.sent', 'email.delivered']);
-    expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'sent', '#a1': 'delivered' } })]));
+    expect(tallies()).toEqual([
+      [
+        'email.sent',
+        tally(
+          ['sent', 'delivered'],
+          [
+            ['sent', '2026-11-22'],
+            ['delivered', '2026-11-22'],
+          ],
+        ),
+      ],
+      ['email.delivered', { daily: [] }],
+    ]);
+    expect(counterUpdates()).toEqual([]);
   });
 
   it('still records email.sent when the delivery that overtook the sender is retried after a fault lost its first write', async () => {
@@ -228,7 +242,8 @@ describe('applySesEvent', () => {
     // Assess: the second round moved SENT → DELIVERED and wrote email.delivered alone
     expect(statusUpdates()).toHaveLength(2);
     expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item!.name)).toEqual(['email.delivered']);
-    expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'delivered' } })]));
+    expect(ddb.commandCalls(PutCommand)[0]!.args[0].input.Item!.tally).toEqual(tally(['delivered'], [['delivered', '2026-11-22']]));
+    expect(counterUpdates()).toEqual([]);
   });
 
   it('logs and drops an event for an unknown message instead of retrying forever', async () => {
@@ -254,15 +269,15 @@ describe('applySesEvent', () => {
     expect(ddb.commandCalls(GetCommand)[0]!.args[0].input).toMatchObject({ Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` }, ConsistentRead: true });
   });
 
-  it('lets the Send event repair a record the sender could not finish: SENT and email.sent in one transaction, counted once', async () => {
+  it('lets the Send event repair a record the sender could not finish: SENT and email.sent, with sent tallied, in one transaction', async () => {
     ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: { ...emailRecord, status: 'SENDING' } });
 
     await applySesEvent(fixture('send'));
 
     const [items] = transactions();
     expect(items![0]!.Update).toMatchObject({ Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` }, ConditionExpression: '#status IN (:from0, :from1)', ExpressionAttributeValues: expect.objectContaining({ ':status': 'SENT' }) });
-    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.sent', emailId: EMAIL });
-    expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'sent' } })]));
+    expect(items![1]!.Put!.Item).toMatchObject({ name: 'email.sent', emailId: EMAIL, tally: tally(['sent'], [['sent', '2026-11-22']]) });
+    expect(counterUpdates()).toEqual([]);
   });
 
   it('leaves it to the sender when it finishes while the Send event repairs (the transaction condition fails)', async () => {
@@ -280,16 +295,7 @@ describe('applySesEvent', () => {
   });
 });
 
-describe('applySesEvent: the per-day counters of GET /analytics', () => {
-  const dayUpdates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => String(input.Key?.SK).startsWith('ANALYTICS_DAY#'));
-  const dayAdd = (date: string, ...metrics: string[]) => ({
-    TableName: 'mailwright-test',
-    Key: { PK: `PROJECT#${PROJECT}`, SK: `ANALYTICS_DAY#${date}` },
-    UpdateExpression: `ADD ${metrics.map((_, index) => `#a${index} :a${index}`).join(', ')}`,
-    ExpressionAttributeNames: Object.fromEntries(metrics.map((metric, index) => [`#a${index}`, metric])),
-    ExpressionAttributeValues: Object.fromEntries(metrics.map((_, index) => [`:a${index}`, 1])),
-  });
-
+describe('applySesEvent: the per-day counts of GET /analytics, tallied on the events', () => {
   beforeEach(() => {
     ddb.reset();
     ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: emailRecord });
@@ -300,17 +306,18 @@ describe('applySesEvent: the per-day counters of GET /analytics', () => {
     ddb.on(TransactWriteCommand).resolves({});
   });
 
-  it('adds a delivery to the UTC day it happened, and indexes the event under its email (GSI3) for the timeline', async () => {
+  it('tallies a delivery on the UTC day it happened, and indexes the event under its email (GSI3) for the timeline', async () => {
     // Act
     await applySesEvent(fixture('delivery'));
 
     // Assess
-    expect(dayUpdates()).toEqual([dayAdd('2026-11-22', 'delivered')]);
+    expect(tallies()).toEqual([['email.delivered', tally(['delivered'], [['delivered', '2026-11-22']])]]);
     const [put] = eventPuts();
     expect(put!.Item).toMatchObject({ GSI3PK: `PROJECT#${PROJECT}#EMAIL_EVENTS#${EMAIL}`, GSI3SK: put!.Item!.eventId });
+    expect(counterUpdates()).toEqual([]);
   });
 
-  it('counts nothing when the same event is redelivered: its event write is refused, and the ADD runs only after a new write', async () => {
+  it('counts nothing when the same event is redelivered: its event write, tally and all, is refused', async () => {
     // Prepare: the first delivery was applied; its event item exists
     ddb.on(PutCommand).rejects(new ConditionalCheckFailedException({ message: 'exists', $metadata: {} }));
     ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(notForwardFrom('DELIVERED'));
@@ -318,57 +325,78 @@ describe('applySesEvent: the per-day counters of GET /analytics', () => {
     // Act
     await applySesEvent(fixture('delivery'));
 
-    // Assess
+    // Assess: one refused write, and nothing counted beside it
     expect(eventPuts()).toHaveLength(1);
-    expect(dayUpdates()).toEqual([]);
+    expect(counterUpdates()).toEqual([]);
   });
 
-  it('counts a permanent bounce as bounced, and a transient one not (SES bounce rates count hard bounces)', async () => {
+  it('tallies a permanent bounce on its day as bounced, and a transient one in the stats only (SES bounce rates count hard bounces)', async () => {
     // Act
     await applySesEvent(fixture('bounce-permanent'));
-    const afterPermanent = dayUpdates();
+    const afterPermanent = tallies();
     ddb.resetHistory();
     await applySesEvent(fixture('bounce-transient'));
 
     // Assess
-    expect(afterPermanent).toEqual([dayAdd('2026-11-22', 'bounced')]);
-    expect(dayUpdates()).toEqual([]);
-    expect(counterUpdates()).toEqual(expect.arrayContaining([expect.objectContaining({ Key: { PK: `PROJECT#${PROJECT}`, SK: 'STATS#transactional' }, ExpressionAttributeNames: { '#a0': 'bounced' } })]));
+    expect(afterPermanent).toEqual([['email.bounced', tally(['bounced'], [['bounced', '2026-11-22']])]]);
+    expect(tallies()).toEqual([['email.bounced', tally(['bounced'], [])]]);
+    expect(counterUpdates()).toEqual([]);
   });
 
-  it('counts every open and click on its day', async () => {
-    // Act
+  it('tallies every open and click on its day', async () => {
+    // Act: two opens (two SES events) and a click
     await applySesEvent(fixture('open'));
+    await applySesEvent({ ...fixture('open'), id: 'another-open' });
     await applySesEvent(fixture('click'));
 
     // Assess
-    expect(dayUpdates()).toEqual([dayAdd('2026-11-22', 'opened'), dayAdd('2026-11-22', 'clicked')]);
+    expect(tallies()).toEqual([
+      ['email.opened', tally(['opened'], [['opened', '2026-11-22']])],
+      ['email.opened', tally(['opened'], [['opened', '2026-11-22']])],
+      ['email.clicked', tally(['clicked'], [['clicked', '2026-11-22']])],
+    ]);
   });
 
-  it('adds sent with the delivery when the delivery overtook the sender, in one ADD', async () => {
-    // Prepare
+  it('tallies sent with the delivery when the delivery overtook the sender, each on the UTC day it happened', async () => {
+    // Prepare: sent just before midnight UTC, delivered just after, and the email still SENDING
+    const event = fixture('delivery');
+    event.detail.mail.timestamp = '2026-11-22T23:59:59.000Z';
+    (event.detail as any).delivery.timestamp = '2026-11-23T00:00:01.000Z';
     ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(notForwardFrom('SENDING'));
 
     // Act
-    await applySesEvent(fixture('delivery'));
+    await applySesEvent(event);
 
-    // Assess
-    expect(dayUpdates()).toEqual([dayAdd('2026-11-22', 'sent', 'delivered')]);
+    // Assess: the outcome's tally is on its first event (email.sent), once
+    expect(tallies()).toEqual([
+      [
+        'email.sent',
+        tally(
+          ['sent', 'delivered'],
+          [
+            ['sent', '2026-11-22'],
+            ['delivered', '2026-11-23'],
+          ],
+        ),
+      ],
+      ['email.delivered', { daily: [] }],
+    ]);
   });
 
-  it('adds sent when the Send event repairs a record, and nothing when the repair finds it done', async () => {
+  it('tallies sent when the Send event repairs a record, and nothing when the repair finds it done', async () => {
     // Prepare
     ddb.on(GetCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).resolves({ Item: { ...emailRecord, status: 'SENDING' } });
 
     // Act
     await applySesEvent(fixture('send'));
-    const repaired = dayUpdates();
+    const repaired = tallies();
     ddb.resetHistory();
     ddb.on(TransactWriteCommand).rejects(new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }, { Code: 'None' }] }));
     await applySesEvent(fixture('send'));
 
-    // Assess
-    expect(repaired).toEqual([dayAdd('2026-11-22', 'sent')]);
-    expect(dayUpdates()).toEqual([]);
+    // Assess: the second repair's tally was refused with its write, and nothing was counted beside it
+    expect(repaired).toEqual([['email.sent', tally(['sent'], [['sent', '2026-11-22']])]]);
+    expect(transactions()).toHaveLength(1);
+    expect(counterUpdates()).toEqual([]);
   });
 });

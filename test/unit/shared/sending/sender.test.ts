@@ -81,6 +81,8 @@ const refusedWith = (item: Record<string, unknown>) =>
 const releases = () => updates().filter((input) => input.UpdateExpression?.startsWith('SET #status = :queued'));
 const pacerWrites = () => updates().filter((input) => input.Key!.PK === 'SES_PACER');
 const transactItems = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
+/** Updates of the project's items but the email: counters, which transactional mail no longer writes (the table stream counts its events' tallies). */
+const counterUpdates = () => updates().filter((input) => input.Key!.PK === 'PROJECT#P1' && input.Key!.SK !== 'EMAIL#E1');
 
 describe('sender', () => {
   beforeEach(() => {
@@ -92,7 +94,7 @@ describe('sender', () => {
     jest.restoreAllMocks();
   });
 
-  it('sends a claimed email, ends the claim SENT in one conditional write, then writes its email.sent on its own', async () => {
+  it('sends a claimed email, ends the claim SENT in one conditional write, then writes its email.sent on its own, sent tallied on it', async () => {
     // Prepare
     prepareTable();
     ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
@@ -167,18 +169,10 @@ describe('sender', () => {
       },
       ConditionExpression: 'attribute_not_exists(PK)',
     });
-    expect(updates()).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'EVENT_NAME#email.sent' } }),
-        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'COUNTER#EVENTS' } }),
-        expect.objectContaining({ Key: { PK: 'PROJECT#P1', SK: 'STATS#transactional' }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' } }),
-      ]),
-    );
-    // The day's sent (GET /analytics), on the UTC day of the email.sent event, after it was written
+    // Sent for the source's stats and the day (GET /analytics), on the UTC day of the email.sent event: its tally, which the table stream counts
     const day = (put!.Item!.createdAt as string).slice(0, 10);
-    expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([
-      { TableName: 'mailwright-test', Key: { PK: 'PROJECT#P1', SK: `ANALYTICS_DAY#${day}` }, UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'sent' }, ExpressionAttributeValues: { ':a0': 1 } },
-    ]);
+    expect(put!.Item!.tally).toEqual({ stats: { type: 'transactional', metrics: ['sent'] }, daily: [{ metric: 'sent', day }] });
+    expect(counterUpdates()).toEqual([]);
     expect(releases()).toHaveLength(0);
   });
 
@@ -265,11 +259,18 @@ describe('sender', () => {
     // Act
     const response = await handler(event(record(sendBody, 'm1', 2)));
 
-    // Assess: the event as the end made it, counted; nothing sent again
+    // Assess: the event as the end made it, with sent tallied; nothing sent again
     expect(response).toEqual({ batchItemFailures: [] });
     expect(ses.commandCalls(SendEmailCommand)).toHaveLength(0);
-    expect(eventPuts().map((input) => input.Item)).toEqual([expect.objectContaining({ eventId: sendEnd.eventId, name: 'email.sent', data: { sesMessageId: 'ses-9', subject: 'Hello', source: { type: 'transactional' } } })]);
-    expect(updates().map((input) => input.Key!.SK)).toEqual(expect.arrayContaining(['STATS#transactional', 'COUNTER#EVENTS']));
+    expect(eventPuts().map((input) => input.Item)).toEqual([
+      expect.objectContaining({
+        eventId: sendEnd.eventId,
+        name: 'email.sent',
+        data: { sesMessageId: 'ses-9', subject: 'Hello', source: { type: 'transactional' } },
+        tally: { stats: { type: 'transactional', metrics: ['sent'] }, daily: [{ metric: 'sent', day: '2025-11-26' }] }, // the UTC day of the event id's time
+      }),
+    ]);
+    expect(counterUpdates()).toEqual([]);
   });
 
   it('leaves an email.sent it cannot write to the message\'s redelivery, never the email SENDING', async () => {
@@ -422,8 +423,8 @@ describe('sender', () => {
     expect(ends()).toHaveLength(1);
     expect(eventPuts()).toHaveLength(0);
     expect(releases()).toHaveLength(0);
-    // Whoever finished it counted it: no second sent on the day
-    expect(updates().filter((update) => String(update.Key!.SK).startsWith('ANALYTICS_DAY#'))).toEqual([]);
+    // Whoever finished it counted it: no second sent, tallied or counted
+    expect(counterUpdates()).toEqual([]);
   });
 
   it('sends SES the HTML and text of the content item when the claimed record has none, read consistently before the send slot', async () => {
