@@ -149,11 +149,8 @@ const MILLION_A_MONTH_PER_SECOND = 1_000_000 / (30 * 86_400);
 
 let streamSequence = 10n ** 20n;
 
-/**
- * The emails' events (those with a tally) through delivery-counters as the table stream hands them
- * over, `perBatch` to an invocation, each batch's records in a stream order of their own.
- */
-async function count(bill: Bill, memoryMb: number, projectId: string, emailIds: string[], perBatch: number) {
+/** The emails' events that carry a tally, read unbilled: the stream hands them to delivery-counters. */
+async function countedEvents(projectId: string, emailIds: string[]): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   for (const emailId of emailIds) {
     const { Items = [] } = await documentClient.send(
@@ -162,6 +159,11 @@ async function count(bill: Bill, memoryMb: number, projectId: string, emailIds: 
     items.push(...Items.filter((item) => item.tally !== undefined));
   }
   if (items.length !== 2 * emailIds.length) throw new Error(`${items.length} counted events for ${emailIds.length} emails, not 2 each`);
+  return items;
+}
+
+/** The events through delivery-counters as the table stream hands them over, `perBatch` to an invocation, in a stream order of their own. */
+async function count(bill: Bill, memoryMb: number, items: Record<string, unknown>[], perBatch: number) {
   for (let start = 0; start < items.length; start += perBatch) {
     const records = items.slice(start, start + perBatch).map((item) => streamInsert(item, ++streamSequence, `cost-${runId}-${streamSequence}`));
     await invocation(bill, memoryMb, async () => {
@@ -205,7 +207,8 @@ async function billTransactional(stack: LocalStack, functions: Map<string, Funct
   sender.sqsRequests += 2 * samples;
   const counters = emptyBill();
   const perBatch = countedPerBatch(MILLION_A_MONTH_PER_SECOND);
-  await billed(counters, harness, [], () => count(counters, memoryOf(functions, 'delivery-counters'), stack.projectId, emailIds, perBatch));
+  const events = await countedEvents(stack.projectId, emailIds);
+  await billed(counters, harness, [], () => count(counters, memoryOf(functions, 'delivery-counters'), events, perBatch));
   return [
     { label: 'API: POST /v1/send, existing contact', bill: perUnit(api, samples) },
     { label: 'sender: a batch of one', bill: perUnit(sender, samples) },
@@ -270,7 +273,8 @@ async function billCampaign(stack: LocalStack, functions: Map<string, FunctionSp
 
   const counters = emptyBill();
   const perBatch = countedPerBatch(ratePerSecond);
-  await billed(counters, harness, [], () => count(counters, memoryOf(functions, 'delivery-counters'), projectId, emailIds, perBatch));
+  const events = await countedEvents(projectId, emailIds);
+  await billed(counters, harness, [], () => count(counters, memoryOf(functions, 'delivery-counters'), events, perBatch));
 
   const emails = messages.length;
   const senderPerEmail = perUnit(sender, emails);
