@@ -2,7 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { analyticsKeys, utcDay } from '../analytics/keys';
-import { dailyMetrics, type DailyMetric } from '../analytics/counters';
+import { isDaily, type DailyMetric } from '../analytics/counters';
 import { documentClient } from '../aws/clients';
 import { counterUpdateInput } from '../db/counters';
 import { tableName } from '../db/table';
@@ -26,8 +26,6 @@ export interface Tally {
   stats?: { type: EmailSourceType; id?: string; metrics: StatsMetric[] };
   daily: { metric: DailyMetric; day: string }[];
 }
-
-const isDaily = (metric: StatsMetric): metric is DailyMetric => (dailyMetrics as readonly string[]).includes(metric);
 
 /** The tally of an outcome's stats and day counts (which happen on the UTC day given with each). */
 export function tallyOf(source: { type: EmailSourceType; id?: string } | undefined, metrics: StatsMetric[], daily: { metric: StatsMetric; at: string | Date }[]): Tally {
