@@ -119,15 +119,15 @@ function sentOnDaysCounters(from: number, count: number) {
   };
 }
 
+beforeEach(() => {
+  ddb.reset();
+  faultyTransactions = [];
+  refusedItemsAsDynamoDB = false;
+  table = tableWithFaults();
+});
+
 // The names this container has met are module state (countTallies' knownNames): each test counts its own project.
 describe('countTallies (the delivery-counters stream consumer)', () => {
-  beforeEach(() => {
-    ddb.reset();
-    faultyTransactions = [];
-    refusedItemsAsDynamoDB = false;
-    table = tableWithFaults();
-  });
-
   it("counts a batch's events on their names' counters, the events total, the source stats and the day counters, in one transaction with the run's marker", async () => {
     // Prepare: an outcome's first event carries its stats and days; a later one ({ daily: [] }) counts by its name only
     const project = 'COUNT';
@@ -326,13 +326,6 @@ describe('countTallies (the delivery-counters stream consumer)', () => {
 
 describe('from recordOutcome through the table stream to the counters', () => {
   const CONTACT = '01JD0000000000000000000000';
-
-  beforeEach(() => {
-    ddb.reset();
-    faultyTransactions = [];
-    refusedItemsAsDynamoDB = false;
-    table = tableWithFaults();
-  });
 
   it("counts the events an email's outcomes wrote as the direct counting did", async () => {
     // Prepare: a transactional email a sender claimed, in the table
