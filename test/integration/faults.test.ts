@@ -38,6 +38,7 @@ it('sends, imports, a campaign, workflows and webhooks under faults in every dep
     'campaign stats equal the mail sent',
     'every workflow execution entered once, its email sent once',
     'every webhook event delivered (deduplicated by webhook-id)',
+    'every email counted once (event names, analytics)',
     'whatever failed after all retries is visible (FAILED with a reason)',
     'every DLQ empty',
     'no 500 anywhere',

@@ -332,6 +332,24 @@ export async function runFaultsScenario(
   }
   check('every webhook event delivered (deduplicated by webhook-id)', sentHookIds.size === mailed && conflicting.length === 0, `${sentHookIds.size} distinct email.sent events for ${mailed} recipients mailed, in ${receiver.hooks.length} deliveries (${byWebhookId.size} webhook-ids)${conflicting.length ? `; one webhook-id with different bodies: ${some(conflicting, 3)}` : ''}`);
 
+  // Assess: the emails' events counted from the table stream once each (delivery-counters): by name and on the day
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const countedAs = async () => {
+    const names = await listAll('/events/names');
+    const analytics = (await call('GET', `/analytics?from=${day(-1)}&to=${day(0)}`)).body?.data;
+    const named = (name: string) => (names.find((item) => item.name === name)?.count as number | undefined) ?? 0;
+    return { sentEvents: named('email.sent'), deliveredEvents: named('email.delivered'), sentOnDays: analytics?.totals?.sent as number | undefined, deliveredOnDays: analytics?.totals?.delivered as number | undefined };
+  };
+  const counted = (await until(async () => {
+    const now = await countedAs();
+    return now.sentEvents >= mailed && now.deliveredEvents >= mailed && (now.sentOnDays ?? 0) >= mailed && (now.deliveredOnDays ?? 0) >= mailed ? now : undefined;
+  }, 60_000)) ?? (await countedAs());
+  check(
+    'every email counted once (event names, analytics)',
+    [counted.sentEvents, counted.deliveredEvents, counted.sentOnDays, counted.deliveredOnDays].every((count) => count === mailed),
+    `for ${mailed} mailed: email.sent ${counted.sentEvents}, email.delivered ${counted.deliveredEvents}; GET /analytics sent ${counted.sentOnDays}, delivered ${counted.deliveredOnDays}`,
+  );
+
   // Assess: nothing stuck or silently failed — every email ended, every failure with its reason
   const stuck = [...(await listAll('/emails?status=QUEUED')), ...(await listAll('/emails?status=SENDING'))];
   const failed = await listAll('/emails?status=FAILED');
