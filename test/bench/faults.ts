@@ -6,8 +6,9 @@
  * tracked events through a workflow whose first step sends, and the email.sent webhook of every
  * mail. Then PASS/FAIL per guarantee, counted from outside (the mail viewer, the API, the queues):
  * every recipient exactly once, every import row counted once, every execution entered once and
- * its email sent once, every webhook event delivered, every email counted once (by name, by day), campaign stats equal to the mail sent, every
- * DLQ empty, no 500, whatever failed visible with its reason. The scenario is the one
+ * its email sent once, every webhook event delivered, every email counted once (by name, by day),
+ * campaign stats equal to the mail sent, every DLQ empty, no 500, whatever failed visible with its
+ * reason. The scenario is the one
  * test/integration/faults.test.ts runs small.
  *
  * BENCH_FAULTS_SCALE (default 1) scales every size for a quick try (0.1: 100 sends, 200 rows and
