@@ -88,7 +88,7 @@ function countersOf(project: string): Record<string, Record<string, unknown>> {
   return Object.fromEntries(counters.map(({ PK: _pk, SK, ...rest }) => [String(SK), rest]));
 }
 
-const marker = (n: number) => table.get({ PK: `COUNTED_RUN#record-${n}`, SK: 'COUNTED_RUN' });
+const marker = (n: number) => table.get({ PK: `COUNTED_RUN#delivery-counters#record-${n}`, SK: 'COUNTED_RUN' });
 /** A counting transaction (a run's marker and its counters), not the making of a name's counter. */
 const isCountingRun = (items: { Put?: { Item?: Record<string, unknown> } }[]) => items[0]?.Put?.Item?.SK === 'COUNTED_RUN';
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!).filter(isCountingRun);
@@ -168,7 +168,7 @@ describe('countTallies (the delivery-counters stream consumer)', () => {
     // One transaction: the marker of the run (its first record, its last sequence number), put only if absent, and an update per counter
     expect(transactions()).toHaveLength(1);
     const [items] = transactions();
-    expect(items![0]!.Put).toMatchObject({ Item: { PK: 'COUNTED_RUN#record-1', SK: 'COUNTED_RUN', lastSequence: sequenceOf(5) }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(items![0]!.Put).toMatchObject({ Item: { PK: 'COUNTED_RUN#delivery-counters#record-1', SK: 'COUNTED_RUN', lastSequence: sequenceOf(5) }, ConditionExpression: 'attribute_not_exists(PK)' });
     expect(items!.slice(1).map((item) => item.Update!.Key!.SK).sort()).toEqual(
       ['ANALYTICS_DAY#2026-11-22', 'ANALYTICS_DAY#2026-11-23', 'COUNTER#EVENTS', 'EVENT_NAME#email.delivered', 'EVENT_NAME#email.sent', 'STATS#transactional', 'STATS#workflow#W1'].sort(),
     );
