@@ -13,8 +13,8 @@ export interface StreamConsumerSpec {
   sortKeyPrefixes: readonly string[];
   /** And the deletions (REMOVE records only) of items whose sort key begins with one of these. */
   removalPrefixes?: readonly string[];
-  /** And the new items (INSERT records only) whose sort key, and a string attribute, begin so. */
-  insertions?: { sortKeyPrefix: string; attribute: string; valuePrefix: string };
+  /** And the new items (INSERT records only) whose sort key begins so (and a string attribute, when given). */
+  insertions?: { sortKeyPrefix: string; attribute?: { name: string; valuePrefix: string } };
   /** Whether a failing batch is halved on each retry (default true). */
   bisect?: boolean;
   /** How long Lambda gathers records before it invokes (default 0: at once). */
@@ -36,7 +36,17 @@ export const streamConsumers: readonly StreamConsumerSpec[] = [
     batchSize: 100,
     retryAttempts: 10_000,
     sortKeyPrefixes: [],
-    insertions: { sortKeyPrefix: 'EVENT#', attribute: 'name', valuePrefix: 'email.' },
+    insertions: { sortKeyPrefix: 'EVENT#', attribute: { name: 'name', valuePrefix: 'email.' } },
+    bisect: false,
+    batchingWindowSeconds: 10,
+  },
+  // New executions add their entries to their workflows' figures (shared/workflows/entry-figures.ts), as delivery-counters does.
+  {
+    group: 'workflow-figures',
+    batchSize: 100,
+    retryAttempts: 10_000,
+    sortKeyPrefixes: [],
+    insertions: { sortKeyPrefix: 'EXECUTION#' },
     bisect: false,
     batchingWindowSeconds: 10,
   },

@@ -70,7 +70,10 @@ export function streamConsumer(scope: Construct, group: string, table: Table, lo
           ? [
               FilterCriteria.filter({
                 eventName: FilterRule.isEqual('INSERT'),
-                dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(spec.insertions.sortKeyPrefix) } }, NewImage: { [spec.insertions.attribute]: { S: FilterRule.beginsWith(spec.insertions.valuePrefix) } } },
+                dynamodb: {
+                  Keys: { SK: { S: FilterRule.beginsWith(spec.insertions.sortKeyPrefix) } },
+                  ...(spec.insertions.attribute ? { NewImage: { [spec.insertions.attribute.name]: { S: FilterRule.beginsWith(spec.insertions.attribute.valuePrefix) } } } : {}),
+                },
               }),
             ]
           : []),

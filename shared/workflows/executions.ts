@@ -137,7 +137,9 @@ const ENTRY_BYTES = 2_048;
  * of it when the wait ends) and takes the contact's entry guard (allowReentry false enters only a
  * contact that never entered; true, one whose previous execution ended), an occurrence's entries
  * together in one transaction (up to 33, fewer when the trigger's data is large), so the engine's
- * calls per event do not grow with its workflows. DynamoDB cancels the whole transaction for one
+ * calls per event do not grow with its workflows; each execution carries what it adds to its
+ * workflow's figures (its `tally`), which the table stream counts (shared/workflows/entry-figures.ts),
+ * so an entry redelivered after its write, but before its count, is counted all the same. DynamoDB cancels the whole transaction for one
  * failed condition: those entries are answered (EXISTS or REFUSED) and the others written again
  * without them. Outcomes in the order of `entries`.
  */
@@ -168,11 +170,6 @@ export async function enterWorkflows(projectId: string, entries: readonly Entry[
       }
     }
   }
-  await Promise.all(
-    entries.map((entry, index) =>
-      outcomes[index] === 'ENTERED' ? addToCounters(workflowKeys.figures(projectId, entry.workflowId), { entered: 1, [stepFigure(entry.firstStep.id, 'entered')]: 1 }) : undefined,
-    ),
-  );
   return outcomes;
 }
 
@@ -194,8 +191,10 @@ function entryItems(projectId: string, entry: Entry, contactId: string, trigger:
     trigger,
     steps: { [entry.firstStep.id]: start.record },
   };
+  // What the entry adds to the workflow's figures, counted from the table stream (shared/workflows/entry-figures.ts).
+  const tally = { entered: 1, [stepFigure(entry.firstStep.id, 'entered')]: 1 };
   return [
-    { Put: { TableName: tableName, Item: toItem(projectId, execution), ConditionExpression: 'attribute_not_exists(PK)' } },
+    { Put: { TableName: tableName, Item: { ...toItem(projectId, execution), tally }, ConditionExpression: 'attribute_not_exists(PK)' } },
     {
       Update: {
         TableName: tableName,

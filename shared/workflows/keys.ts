@@ -51,6 +51,11 @@ export const workflowKeys = {
    * stats of the mail it sends are its source's item, as every source's (shared/stats/keys.ts).
    */
   figures: (projectId: string, workflowId: string) => ({ PK: workflowKeys.runtimePartition(projectId, workflowId), SK: 'FIGURES' }),
+  /** The project and workflow whose runtime partition a key's PK is, or undefined (stream consumers read items by their keys). */
+  ofRuntimePartition: (pk: unknown): { projectId: string; workflowId: string } | undefined => {
+    const [, projectId, workflowId] = /^PROJECT#([^#]+)#WORKFLOW#([^#]+)$/.exec(String(pk ?? '')) ?? [];
+    return projectId && workflowId ? { projectId, workflowId } : undefined;
+  },
   byStatusPartition: (projectId: string, workflowId: string, status: string) => `${projectPartition(projectId)}#WORKFLOW_EXECUTIONS#${workflowId}#STATUS#${status}`,
   byContactPartition: (projectId: string, workflowId: string, contactId: string) => `${projectPartition(projectId)}#WORKFLOW_EXECUTIONS#${workflowId}#CONTACT#${contactId}`,
   /** The index attributes of an execution; GSI1 moves with its status. */

@@ -37,6 +37,7 @@ it('sends, imports, a campaign, workflows and webhooks under faults in every dep
     'every recipient mailed exactly once (mail viewer)',
     'campaign stats equal the mail sent',
     'every workflow execution entered once, its email sent once',
+    'every workflow entry counted once (its figures)',
     'every webhook event delivered (deduplicated by webhook-id)',
     'every email counted once (event names, analytics)',
     'whatever failed after all retries is visible (FAILED with a reason)',

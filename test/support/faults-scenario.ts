@@ -307,6 +307,18 @@ export async function runFaultsScenario(
     `${allExecutions.length} executions for ${contacts.size}/${sizes.tracked} contacts: ${byStatus('COMPLETED')} COMPLETED, ${byStatus('FAILED')} FAILED, ${byStatus('RUNNING')} RUNNING; ${executionEmails.length} emails queued by them`,
   );
 
+  // Assess: the workflow's figures count each entry once (workflow-figures, from the table stream)
+  const workflowStats = async () => (await call('GET', `/workflows/${workflow.id}`)).body?.data?.stats;
+  const counted = (await until(async () => {
+    const now = await workflowStats();
+    return now && now.entered >= sizes.tracked && now.completed >= sizes.tracked ? now : undefined;
+  }, 60_000)) ?? (await workflowStats());
+  check(
+    'every workflow entry counted once (its figures)',
+    counted?.entered === allExecutions.length && counted?.completed === byStatus('COMPLETED'),
+    `entered ${counted?.entered}, completed ${counted?.completed}, for ${allExecutions.length} executions, ${byStatus('COMPLETED')} COMPLETED`,
+  );
+
   // Assess: a webhook for every sent email (at least once; repeats share their webhook-id and body)
   const sentEventIds = () => {
     const ids = new Set<string>();
@@ -340,14 +352,14 @@ export async function runFaultsScenario(
     const named = (name: string) => (names.find((item) => item.name === name)?.count as number | undefined) ?? 0;
     return { sentEvents: named('email.sent'), deliveredEvents: named('email.delivered'), sentOnDays: analytics?.totals?.sent as number | undefined, deliveredOnDays: analytics?.totals?.delivered as number | undefined };
   };
-  const counted = (await until(async () => {
+  const emailsCounted = (await until(async () => {
     const now = await countedAs();
     return now.sentEvents >= mailed && now.deliveredEvents >= mailed && (now.sentOnDays ?? 0) >= mailed && (now.deliveredOnDays ?? 0) >= mailed ? now : undefined;
   }, 60_000)) ?? (await countedAs());
   check(
     'every email counted once (event names, analytics)',
-    [counted.sentEvents, counted.deliveredEvents, counted.sentOnDays, counted.deliveredOnDays].every((count) => count === mailed),
-    `for ${mailed} mailed: email.sent ${counted.sentEvents}, email.delivered ${counted.deliveredEvents}; GET /analytics sent ${counted.sentOnDays}, delivered ${counted.deliveredOnDays}`,
+    [emailsCounted.sentEvents, emailsCounted.deliveredEvents, emailsCounted.sentOnDays, emailsCounted.deliveredOnDays].every((count) => count === mailed),
+    `for ${mailed} mailed: email.sent ${emailsCounted.sentEvents}, email.delivered ${emailsCounted.deliveredEvents}; GET /analytics sent ${emailsCounted.sentOnDays}, delivered ${emailsCounted.deliveredOnDays}`,
   );
 
   // Assess: nothing stuck or silently failed — every email ended, every failure with its reason

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { type Resource, idAt, stackTemplate } from '../support/infra-template';
 
-describe('delivery-counters infrastructure', () => {
+describe('the counting stream consumers', () => {
   let template: Template;
   let resources: Record<string, Resource>;
 
@@ -31,5 +31,21 @@ describe('delivery-counters infrastructure', () => {
       FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { SK: { S: [{ prefix: 'EVENT#' }] } }, NewImage: { name: { S: [{ prefix: 'email.' }] } } } }) }] },
     });
     expect(resources[fnId]!.Properties.Environment.Variables.TABLE_NAME).toEqual({ Ref: tableId });
+  });
+
+  test('counts workflow entries from the table stream: new executions only, as delivery-counters counts', () => {
+    // Prepare
+    const fnId = idAt(template, 'AWS::Lambda::Function', 'WorkflowFiguresFunction/Resource');
+
+    // Assess
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnId },
+      BatchSize: 100,
+      BisectBatchOnFunctionError: false,
+      MaximumBatchingWindowInSeconds: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 10_000,
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { Keys: { SK: { S: [{ prefix: 'EXECUTION#' }] } } } }) }] },
+    });
   });
 });
