@@ -94,7 +94,7 @@ export const workflowOperations: Record<string, OperationDoc> = {
     tag: 'Workflows',
     summary: 'Per-step figures',
     description:
-      'The workflow\'s executions (`entered`, `active` = running or waiting now, and how they ended) and, for each step of its current version, how many executions `entered` it, are `active` at it now (running it, or waiting in its delay or for its event), went on (`completed`), `failed` or were `cancelled` there, and for a CONDITION which branch they took (`{ then, else }`) and for a WAIT_FOR_EVENT whether the event came (`{ event, timeout }`). Counted as steps run (two reads, never a scan of executions).',
+      'The workflow\'s executions (`entered`, `active` = running or waiting now, and how they ended) and, for each step of its current version, how many executions `entered` it, are `active` at it now (running it, or waiting in its delay or for its event), went on (`completed`), `failed` or were `cancelled` there, and for a CONDITION which branch they took (`{ then, else }`) and for a WAIT_FOR_EVENT whether the event came (`{ event, timeout }`). Counted as steps run, and entries from the table stream in batches (in AWS within about 10 seconds of the entry); read in two reads, never a scan of executions.',
     success: { status: 200, description: 'The figures', data: workflowStepStatsResponseSchema },
     errors: [notFoundCase('workflow')],
   },
