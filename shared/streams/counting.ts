@@ -91,14 +91,15 @@ function nextRun<Detail>(entries: Counted<Detail>[], start: number): { counters:
     if (end > start && counters.size + fresh > COUNTERS_PER_RUN) break;
     for (const add of adds) merge(counters, add);
   }
-  return { counters: [...counters.values()], end };
+  return { counters: [...counters.values()].filter((counter) => counter.adds.size + counter.sets.size > 0), end };
 }
 
 function merge(counters: Map<string, RunCounter>, add: CounterAdd): void {
   const id = JSON.stringify(add.key);
   const into = counters.get(id) ?? { key: add.key, adds: new Map<string, number>(), sets: new Map<string, string>() };
   counters.set(id, into);
-  for (const [name, value] of Object.entries(add.adds)) into.adds.set(name, (into.adds.get(name) ?? 0) + value);
+  // Only numbers are added: a malformed tally must not make every retry of its batch fail (it is never halved).
+  for (const [name, value] of Object.entries(add.adds)) if (Number.isFinite(value)) into.adds.set(name, (into.adds.get(name) ?? 0) + value);
   for (const [name, value] of Object.entries(add.sets ?? {})) if (value > (into.sets.get(name) ?? '')) into.sets.set(name, value);
 }
 

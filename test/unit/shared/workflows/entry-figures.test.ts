@@ -42,6 +42,18 @@ describe('countEntries (the workflow-figures stream consumer)', () => {
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
+  it('skips what is not a number in a tally rather than failing its batch for ever', async () => {
+    // Prepare
+    const malformed = entered(7, 'W3');
+    malformed.newImage!.tally = { entered: 'one' };
+
+    // Act
+    await countEntries([malformed, entered(8, 'W3')]);
+
+    // Assess
+    expect(figures('W3')).toEqual({ entered: 1, 'step#hello#entered': 1 });
+  });
+
   it('counts only new executions that carry an entry, in their runtime partition', () => {
     // Prepare
     const legacy = entered(5, 'W1');
