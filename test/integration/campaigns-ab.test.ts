@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { admin, api, stack, until } from '../support/api-client';
 import { deadLetters } from '../support/dead-letters';
 import { storedEmails, type StoredEmail } from '../support/mail-viewer';
+import { streamConsumers } from '../../infra/streams';
 
 // A/B subject tests (issue 26 item 1), black-box against the local stack: the sample, the wait's
 // one-time schedule (the local scheduler fires it), the automatic and the hand-picked winner, and a
@@ -176,7 +177,7 @@ describe('an A/B subject test', () => {
   it('leaves the table stream\'s consumers nothing they failed on: the held rest is no contact to them', async () => {
     const { dlqs, holding } = await deadLetters(stack.sqsEndpoint);
 
-    expect(dlqs.filter((url) => url.endsWith('-stream-dlq'))).toHaveLength(3);
+    expect(dlqs.filter((url) => url.endsWith('-stream-dlq'))).toHaveLength(streamConsumers.length);
     expect(holding.filter((queue) => queue.includes('-stream-dlq'))).toEqual([]);
   });
 });
