@@ -139,9 +139,9 @@ const ENTRY_BYTES = 2_048;
  * together in one transaction (up to 33, fewer when the trigger's data is large), so the engine's
  * calls per event do not grow with its workflows; each execution carries what it adds to its
  * workflow's figures (its `tally`), which the table stream counts (shared/workflows/entry-figures.ts),
- * so an entry redelivered after its write, but before its count, is counted all the same. DynamoDB cancels the whole transaction for one
- * failed condition: those entries are answered (EXISTS or REFUSED) and the others written again
- * without them. Outcomes in the order of `entries`.
+ * so an entry redelivered after its write, but before its count, is counted all the same.
+ * DynamoDB cancels the whole transaction for one failed condition: those entries are answered
+ * (EXISTS or REFUSED) and the others written again without them. Outcomes in the order of `entries`.
  */
 export async function enterWorkflows(projectId: string, entries: readonly Entry[], contactId: string, trigger: ExecutionTrigger, at: Date): Promise<EntryOutcome[]> {
   const outcomes: EntryOutcome[] = [];
