@@ -29,9 +29,9 @@ export const streamConsumers: readonly StreamConsumerSpec[] = [
   // Events, contact changes and project notifications become outbound webhook deliveries (/docs "Webhooks").
   { group: 'webhook-events', batchSize: 100, retryAttempts: 10, sortKeyPrefixes: ['EVENT#', 'CONTACT#', 'NOTIFICATION#'] },
   // Emails' events are counted in batches (shared/delivery/tallies.ts): a failed batch is retried whole, never halved,
-  // which its run markers rely on, up to 10,000 times (the most Lambda allows short of retrying until the records expire,
-  // which would lose them without a word) before its place in the stream goes to the DLQ and its alarm; a 10-s window
-  // gathers the events of spread-out mail into one transaction.
+  // which its run markers rely on, up to 10,000 times (the most Lambda allows short of retrying until the records expire)
+  // before its place in the stream goes to the DLQ and its alarm; a 10-s window gathers the events of spread-out mail
+  // into one transaction.
   {
     group: 'delivery-counters',
     batchSize: 100,
