@@ -1,7 +1,7 @@
 import { decodeTime, ulid } from 'ulid';
 import { patchContact } from '../contacts/contacts';
 import { writeOnce, type TransactItem } from '../db/transactions';
-import { finishClaim, type EmailStatus, type SendEndStatus, type StoredEmail } from '../emails/emails';
+import { eventIdsNamedBy, finishClaim, type EmailStatus, type SendEndStatus, type StoredEmail } from '../emails/emails';
 import { eventWriteItems, type ContactEvent } from '../events/events';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
@@ -22,6 +22,8 @@ export interface Outcome {
   transition?: TransactItem;
   /** The contact events recorded, in order; a replayed outcome carries the same ids, whose writes are refused. */
   events: ContactEvent[];
+  /** The id of one of `events` that this outcome's status move names on the record (its `deliveredEventId`). */
+  namedByRecord?: string;
   /** A permanent bounce or a complaint protects the sender: the address is suppressed (with the events) and the contact unsubscribed. */
   suppress?: Exclude<SuppressionReason, 'MANUAL'>;
   /** Added to the stats of the email's source (shared/stats/stats.ts). */
@@ -54,9 +56,13 @@ export async function recordOutcome(outcome: Outcome, listeners: readonly Outcom
   if (outcome.suppress) await unsubscribe(email);
   const campaign = email.source.type === 'campaign';
   const tally = tallyOf(campaign ? undefined : email.source, outcome.metrics, outcome.daily);
+  // The events the record names (as it was, or as this outcome's move leaves it) need no entry in the email's index.
+  const named = new Set([...eventIdsNamedBy(email), ...(outcome.namedByRecord ? [outcome.namedByRecord] : [])]);
   const written = await writeOnce([
     ...(outcome.transition ? [outcome.transition] : []),
-    ...outcome.events.flatMap((event, index) => eventWriteItems(email.projectId, event, index === 0 ? tally : tallyOf(undefined, [], []))),
+    ...outcome.events.flatMap((event, index) =>
+      eventWriteItems(email.projectId, event, { tally: index === 0 ? tally : tallyOf(undefined, [], []), namedByEmailRecord: named.has(event.id) }),
+    ),
     ...(outcome.suppress ? [suppressionPutItem(email.projectId, email.to.email, outcome.suppress)] : []),
   ]);
   if (!written) return false;

@@ -1,6 +1,6 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 import { advanceStatus, advanceStatusUpdate, emailStatuses, getEmail, movesForward, SENDER_HELD_STATUSES, type EmailStatus, type StoredEmail } from '../emails/emails';
-import { newEvent } from '../events/events';
+import { derivedUlid, newEvent } from '../events/events';
 import { logger } from '../observability/logger';
 import type { StatsMetric } from '../stats/stats';
 import { recordOutcome, type Outcome, type OutcomeListener } from './outcomes';
@@ -105,11 +105,11 @@ export function sesEventApplier(listeners: readonly OutcomeListener[]): (event: 
 
     for (let round = 1; round <= APPLY_ROUNDS; round++) {
       // A status move hands back the record as it was, or as it is when it did not move; outcomes without a status read it.
-      const move = reported.status ? await advanceStatus(projectId, emailId, reported.status, moveOptions(reported, detail, AFTER_SENDER)) : undefined;
+      const move = reported.status ? await advanceStatus(projectId, emailId, reported.status, moveOptions(event, reported, AFTER_SENDER)) : undefined;
       const email = move ? move.email : await getEmail(projectId, emailId);
       if (!email) return dropUnknown(detail);
       const takesOver = reported.status !== undefined && !move?.moved && SENDER_HELD_STATUSES.includes(email.status) && movesForward(email.status, reported.status);
-      const recorded = await recordOutcome(takesOver ? takeOverOutcome(event, email, reported) : reportedOutcome(event, email, reported), listeners);
+      const recorded = await recordOutcome(takesOver ? takeOverOutcome(event, email, reported) : reportedOutcome(event, email, reported, move?.moved === true), listeners);
       if (recorded || !takesOver) {
         if (!recorded) logger.info('SES event already applied', { eventId: event.id });
         return;
@@ -120,11 +120,12 @@ export function sesEventApplier(listeners: readonly OutcomeListener[]): (event: 
   };
 }
 
-/** The event on an email whose status the sender is done with (or that does not move it). */
-function reportedOutcome(event: SesEvent, email: StoredEmail, reported: ReportedOutcome): Outcome {
+/** The event on an email whose status the sender is done with (or that does not move it); `moved`: this event's move was just made. */
+function reportedOutcome(event: SesEvent, email: StoredEmail, reported: ReportedOutcome, moved: boolean): Outcome {
   return {
     email,
     events: [reportedEvent(event, email, reported)],
+    ...(moved ? namedByMove(event, reported) : {}),
     ...(reported.suppress ? { suppress: reported.suppress } : {}),
     metrics: [reported.metric],
     daily: dailyOf(reported),
@@ -138,11 +139,12 @@ function reportedOutcome(event: SesEvent, email: StoredEmail, reported: Reported
  */
 function takeOverOutcome(event: SesEvent, email: StoredEmail, reported: ReportedOutcome): Outcome {
   const detail = event.detail;
-  const transition = { Update: advanceStatusUpdate(email.projectId, email.id, reported.status!, moveOptions(reported, detail, [email.status])) };
-  if (reported.status === 'FAILED') return { ...reportedOutcome(event, email, reported), transition };
+  const transition = { Update: advanceStatusUpdate(email.projectId, email.id, reported.status!, moveOptions(event, reported, [email.status])) };
+  if (reported.status === 'FAILED') return { ...reportedOutcome(event, email, reported, false), transition };
   return {
     email,
     transition,
+    ...namedByMove(event, reported),
     events: [sentEvent(email, detail, `${event.id}#sent`), reportedEvent(event, email, reported)],
     ...(reported.suppress ? { suppress: reported.suppress } : {}),
     metrics: ['sent', reported.metric],
@@ -151,14 +153,21 @@ function takeOverOutcome(event: SesEvent, email: StoredEmail, reported: Reported
   };
 }
 
-const moveOptions = (reported: ReportedOutcome, detail: SesEventDetail, from: readonly EmailStatus[]) => ({
-  fields: statusFields(reported, detail),
-  fieldsIfMissing: reported.status === 'FAILED' ? {} : sentFields(detail),
+const moveOptions = (event: SesEvent, reported: ReportedOutcome, from: readonly EmailStatus[]) => ({
+  fields: statusFields(event, reported),
+  fieldsIfMissing: reported.status === 'FAILED' ? {} : sentFields(event.detail),
   from,
 });
 
 const reportedEvent = (event: SesEvent, email: StoredEmail, reported: ReportedOutcome) =>
   newEvent({ name: reported.name, contactId: email.contactId, emailId: email.id, data: withoutUndefined({ ...reported.data, source: email.source }) }, new Date(reported.at), event.id);
+
+/** The id reportedEvent gives this event's contact event, derived as newEvent derives it. */
+const reportedEventId = (event: SesEvent, reported: ReportedOutcome) => derivedUlid(new Date(reported.at).getTime(), event.id);
+
+/** A move to DELIVERED names its email.delivered on the record (statusFields), which keeps it out of the email's index. */
+const namedByMove = (event: SesEvent, reported: ReportedOutcome): Pick<Outcome, 'namedByRecord'> =>
+  reported.status === 'DELIVERED' ? { namedByRecord: reportedEventId(event, reported) } : {};
 
 /** A transient bounce is not a bounce to SES's bounce rate: the day counts only permanent ones. */
 const dailyOf = (reported: ReportedOutcome) => (reported.metric !== 'bounced' || reported.status === 'BOUNCED' ? [{ metric: reported.metric, at: reported.at }] : []);
@@ -176,7 +185,7 @@ async function repairSend(event: SesEvent, projectId: string, emailId: string, r
   const repaired = await recordOutcome(
     {
       email,
-      transition: { Update: advanceStatusUpdate(projectId, emailId, 'SENT', { fields: statusFields(reported, event.detail) }) },
+      transition: { Update: advanceStatusUpdate(projectId, emailId, 'SENT', { fields: statusFields(event, reported) }) },
       events: [sentEvent(email, event.detail, event.id)],
       metrics: ['sent'],
       daily: [{ metric: 'sent', at: event.detail.mail.timestamp }],
@@ -197,8 +206,9 @@ function dropUnknown(detail: SesEventDetail): void {
   logger.warn('SES event for an unknown message; dropped', { messageId: detail.mail.messageId, eventType: detail.eventType });
 }
 
-function statusFields(reported: ReportedOutcome, detail: SesEventDetail): Record<string, unknown> {
-  if (reported.status === 'DELIVERED') return { deliveredAt: reported.at };
+function statusFields(event: SesEvent, reported: ReportedOutcome): Record<string, unknown> {
+  const detail = event.detail;
+  if (reported.status === 'DELIVERED') return { deliveredAt: reported.at, deliveredEventId: reportedEventId(event, reported) };
   if (reported.status === 'SENT') return { sesMessageId: detail.mail.messageId, sentAt: reported.at };
   if (reported.status === 'BOUNCED' || reported.status === 'COMPLAINED' || reported.status === 'FAILED') {
     return { failureReason: String(reported.data.bounceType ?? reported.data.feedbackType ?? reported.data.reason ?? detail.eventType) };

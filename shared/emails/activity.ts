@@ -1,12 +1,13 @@
 import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '../aws/clients';
 import { campaignKeys } from '../campaigns/keys';
+import { batchGetAll } from '../db/batch';
 import { tableName } from '../db/table';
 import { eventKeys } from '../events/keys';
 import { toEvent } from '../events/events';
 import { decodeCursor, pageOf } from '../http/cursor';
 import { notFound } from '../http/errors';
-import { contentOf, fromItem, type StoredEmail } from './emails';
+import { contentOf, eventIdsNamedBy, fromItem, type StoredEmail } from './emails';
 import { emailKeys, emailSortKeyBounds } from './keys';
 import { presentSummary, type EmailDetail, type EmailSummary, type TimelineType } from './responses';
 import type { ListEmailsQuery } from './schemas';
@@ -144,7 +145,8 @@ const TIMELINE_TYPES: Record<string, TimelineType> = {
 
 /**
  * GET /emails/{id}: the record and its content (two GetItems) and its timeline — `queued` at its creation, then its
- * events in time order from one Query of the email's event partition (GSI3), at most 500.
+ * events in time order: those of the email's event partition (GSI3, one Query, at most 500) and the ones the record
+ * names by id (its send end and its delivery, kept out of that index: one BatchGetItem).
  * An unknown id is 404 (the handler's pathId turns a malformed one into the same 404).
  */
 export async function getEmailActivity(projectId: string, emailId: string): Promise<EmailDetail> {
@@ -165,8 +167,12 @@ export async function getEmailActivity(projectId: string, emailId: string): Prom
   if (!record.Item) throw notFound('Email');
   // Records written before the content had its own item carry it.
   const email = { ...fromItem(record.Item), ...contentOf(content.Item) };
+  const indexed = (events.Items ?? []).map(toEvent);
+  // Events written before the record named them are in the index too; one its sender still owes is not found yet.
+  const unindexed = eventIdsNamedBy(email).filter((id) => !indexed.some((event) => event.id === id));
+  const named = unindexed.length ? await batchGetAll(unindexed.map((id) => eventKeys.event(projectId, id)), { consistentRead: true }) : [];
   const timeline: EmailDetail['timeline'] = [{ type: 'queued', at: email.createdAt, eventId: null, data: {} }];
-  for (const event of (events.Items ?? []).map(toEvent)) {
+  for (const event of [...indexed, ...named.map(toEvent)]) {
     const type = TIMELINE_TYPES[event.name];
     if (!type) continue;
     const { source: _source, subject: _subject, ...data } = event.data;

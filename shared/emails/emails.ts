@@ -69,7 +69,16 @@ export interface EmailRecord {
   claimToken?: string;
   /** How the sender ended it, and the id of the contact event that tells it (shared/delivery/outcomes.ts recordSendEnd). */
   sendEnd?: SendEndMark;
+  /** The id of the email.delivered event that moved it to DELIVERED (shared/delivery/ses-events.ts). */
+  deliveredEventId?: string;
 }
+
+/**
+ * The events the record names by id: its send end's and its delivery's. They are an email's
+ * most frequent events, so they are kept out of the email's index (shared/events/keys.ts) and
+ * its timeline reads them by key.
+ */
+export const eventIdsNamedBy = (email: StoredEmail): string[] => [email.sendEnd?.eventId, email.deliveredEventId].filter((id): id is string => id !== undefined);
 
 /** The statuses a sender ends its claim with. */
 export type SendEndStatus = Extract<EmailStatus, 'SENT' | 'FAILED' | 'SUPPRESSED' | 'CANCELLED'>;

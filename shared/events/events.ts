@@ -39,20 +39,31 @@ export function derivedUlid(time: number, seed: string): string {
   return encodeTime(time, 10) + random;
 }
 
+/** How an email's event is written (shared/delivery/outcomes.ts). */
+export interface EmailEventWrite {
+  /** The counts the table stream adds up for it (shared/delivery/tallies.ts). */
+  tally?: object;
+  /**
+   * The email's record names this event by its id (its send end, its delivery): the email's
+   * timeline reads it from there, so it gets no entry in the email's index (1 WRU less).
+   */
+  namedByEmailRecord?: boolean;
+}
+
 /**
  * The write of one event, to put in the same transaction as what caused it. Its counters are
  * not in that transaction: every event of a project updates the same counter items, and
  * transactions touching one item concurrently cancel each other — call countEvents after it, or
  * give an email's event its `tally` (shared/delivery/tallies.ts) for the table stream to count it.
  */
-export function eventWriteItems(projectId: string, event: ContactEvent, tally?: object): TransactItem[] {
+export function eventWriteItems(projectId: string, event: ContactEvent, { tally, namedByEmailRecord = false }: EmailEventWrite = {}): TransactItem[] {
   return [
     {
       Put: {
         TableName: tableName,
         Item: {
           ...eventKeys.event(projectId, event.id),
-          ...eventKeys.indexes(projectId, event.id, event.contactId, event.name, event.emailId),
+          ...eventKeys.indexes(projectId, event.id, event.contactId, event.name, namedByEmailRecord ? undefined : event.emailId),
           eventId: event.id,
           name: event.name,
           contactId: event.contactId,

@@ -10,6 +10,8 @@ import { projectPartition } from '../projects/keys';
  * | name counter  | PROJECT#<pid> | EVENT_NAME#<name>    |                                           |                                         |
  * | project total | PROJECT#<pid> | COUNTER#EVENTS       |                                           |                                         |
  * | names total   | PROJECT#<pid> | COUNTER#EVENT_NAMES  |                                           |                                         |
+ * An email's events are in GSI3 but the two its record names by id (`sendEnd.eventId`,
+ * `deliveredEventId`): the timeline reads those by key (shared/emails/activity.ts).
  */
 export const eventKeys = {
   event: (projectId: string, eventId: string) => ({ PK: projectPartition(projectId), SK: `EVENT#${eventId}` }),

@@ -47,6 +47,7 @@ import { startFields, toItem } from '../../shared/campaigns/store';
 import { toItem as contactItem } from '../../shared/contacts/contacts';
 import { documentClient } from '../../shared/aws/clients';
 import { tableName } from '../../shared/db/table';
+import { eventIdsNamedBy, fromItem } from '../../shared/emails/emails';
 import { emailKeys } from '../../shared/emails/keys';
 import { eventKeys } from '../../shared/events/keys';
 import type { LocalStack } from '../support/local-stack';
@@ -149,14 +150,16 @@ const MILLION_A_MONTH_PER_SECOND = 1_000_000 / (30 * 86_400);
 
 let streamSequence = 10n ** 20n;
 
-/** The emails' events that carry a tally, read unbilled: the stream hands them to delivery-counters. */
+/** The emails' events that carry a tally, read unbilled (in the email index, or named by the record): the stream hands them to delivery-counters. */
 async function countedEvents(projectId: string, emailIds: string[]): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   for (const emailId of emailIds) {
     const { Items = [] } = await documentClient.send(
       new QueryCommand({ TableName: tableName, IndexName: 'GSI3', KeyConditionExpression: 'GSI3PK = :pk', ExpressionAttributeValues: { ':pk': eventKeys.byEmailPartition(projectId, emailId) } }),
     );
-    items.push(...Items.filter((item) => item.tally !== undefined));
+    const { Item: record } = await documentClient.send(new GetCommand({ TableName: tableName, Key: emailKeys.email(projectId, emailId) }));
+    const named = await Promise.all(eventIdsNamedBy(fromItem(record!)).map((id) => documentClient.send(new GetCommand({ TableName: tableName, Key: eventKeys.event(projectId, id) }))));
+    items.push(...[...Items, ...named.flatMap(({ Item }) => (Item ? [Item] : []))].filter((item) => item.tally !== undefined));
   }
   if (items.length !== 2 * emailIds.length) throw new Error(`${items.length} counted events for ${emailIds.length} emails, not 2 each`);
   return items;

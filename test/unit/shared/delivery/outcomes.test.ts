@@ -20,6 +20,7 @@ const refused = () => new TransactionCanceledException({ message: 'cancelled', $
 
 const delivered = newEvent({ name: 'email.delivered', contactId: CONTACT, emailId: 'E1', data: {} }, new Date('2026-11-22T10:00:02.000Z'), 'eb-1');
 const sent = newEvent({ name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: {} }, new Date('2026-11-22T10:00:01.000Z'), 'eb-1#sent');
+const opened = newEvent({ name: 'email.opened', contactId: CONTACT, emailId: 'E1', data: {} }, new Date('2026-11-22T10:00:03.000Z'), 'eb-2');
 
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems!);
 /** Updates of anything but the email and the contact: counters (none but a campaign's stats are updated here any more). */
@@ -88,6 +89,22 @@ describe('recordOutcome', () => {
     ]);
     expect(counterUpdates()).toEqual([]);
     expect(heard).toEqual(['first: email.sent, email.delivered after 2 event writes and 0 counter writes', 'second: email.sent, email.delivered after 2 event writes and 0 counter writes']);
+  });
+
+  it('keeps the events the record names (by its move, or as it was) out of the email index, and indexes the others under the email', async () => {
+    // Prepare: the record names its send end; the move names the delivery
+    const named = { ...email, sendEnd: { status: 'SENT' as const, eventId: sent.id } };
+
+    // Act
+    await recordOutcome({ email: named, transition: finishClaimItem('P1', 'E1', 'DELIVERED', {}), events: [sent, delivered, opened], namedByRecord: delivered.id, metrics: [], daily: [] }, []);
+
+    // Assess
+    const puts = transactions().flat().flatMap((item) => (item.Put ? [item.Put.Item!] : []));
+    expect(puts.map((item) => [item.name, item.GSI3PK])).toEqual([
+      ['email.sent', undefined],
+      ['email.delivered', undefined],
+      ['email.opened', 'PROJECT#P1#EMAIL_EVENTS#E1'],
+    ]);
   });
 
   it('writes a lone event as one conditional PutItem, without a transaction, with its tally and no counter write', async () => {
@@ -234,6 +251,9 @@ describe('recordSendEnd', () => {
     const [event] = eventPuts();
     expect(event).toMatchObject({ eventId: result!.sendEnd!.eventId, name: 'email.sent', contactId: CONTACT, emailId: 'E1', data: { sesMessageId: 'ses-1', subject: 'Hello', source: { type: 'transactional' } } });
     expect(result!.sendEnd).toEqual({ status: 'SENT', eventId: expect.any(String) });
+    // The record names it, so the email's timeline reads it by key: no entry in the email index
+    expect(event).not.toHaveProperty('GSI3PK');
+    expect(event).toHaveProperty('GSI1PK');
     const day = (event!.createdAt as string).slice(0, 10);
     expect(event!.tally).toEqual({ stats: { type: 'transactional', metrics: ['sent'] }, daily: [{ metric: 'sent', day }] });
     expect(counterUpdates()).toEqual([]);

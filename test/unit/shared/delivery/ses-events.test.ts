@@ -184,6 +184,11 @@ describe('applySesEvent', () => {
       ExpressionAttributeNames: expect.objectContaining({ '#m0': 'sesMessageId', '#m1': 'sentAt' }),
     });
     expect(items!.slice(1).map((item) => item.Put!.Item!.name)).toEqual(['email.sent', 'email.delivered']);
+    // The move names the delivery, which stays out of the email index; the record does not name this email.sent
+    const [sent, delivered] = items!.slice(1).map((item) => item.Put!.Item!);
+    expect(Object.values(items![0]!.Update!.ExpressionAttributeValues!)).toContain(delivered!.eventId);
+    expect(delivered).not.toHaveProperty('GSI3PK');
+    expect(sent).toHaveProperty('GSI3PK', `PROJECT#${PROJECT}#EMAIL_EVENTS#${EMAIL}`);
     expect(tallies()).toEqual([
       [
         'email.sent',
@@ -306,15 +311,47 @@ describe('applySesEvent: the per-day counts of GET /analytics, tallied on the ev
     ddb.on(TransactWriteCommand).resolves({});
   });
 
-  it('tallies a delivery on the UTC day it happened, and indexes the event under its email (GSI3) for the timeline', async () => {
+  it('tallies a delivery on the UTC day it happened; the record names its event, which stays out of the email index (GSI3)', async () => {
     // Act
     await applySesEvent(fixture('delivery'));
 
     // Assess
     expect(tallies()).toEqual([['email.delivered', tally(['delivered'], [['delivered', '2026-11-22']])]]);
     const [put] = eventPuts();
-    expect(put!.Item).toMatchObject({ GSI3PK: `PROJECT#${PROJECT}#EMAIL_EVENTS#${EMAIL}`, GSI3SK: put!.Item!.eventId });
+    const [move] = statusUpdates();
+    expect(Object.values(move!.ExpressionAttributeValues!)).toContain(put!.Item!.eventId);
+    expect(put!.Item).not.toHaveProperty('GSI3PK');
+    expect(put!.Item).toMatchObject({ GSI1PK: `PROJECT#${PROJECT}#CONTACT_EVENTS#${CONTACT}`, GSI2PK: `PROJECT#${PROJECT}#EVENT_NAME#email.delivered` });
     expect(counterUpdates()).toEqual([]);
+  });
+
+  it('writes a delivery whose move was made before a crash as the record names it (out of GSI3), and another delivery into GSI3', async () => {
+    // Prepare: a first try moved the email and named its event, then stopped
+    await applySesEvent(fixture('delivery'));
+    const namedId = eventPuts()[0]!.Item!.eventId as string;
+    const moved = { ...emailRecord, status: 'DELIVERED', deliveredEventId: namedId };
+    ddb.resetHistory();
+    ddb.on(UpdateCommand, { Key: { PK: `PROJECT#${PROJECT}`, SK: `EMAIL#${EMAIL}` } }).rejects(new ConditionalCheckFailedException({ message: 'refused', $metadata: {}, Item: marshall(moved) }));
+
+    // Act: the retry, then a Delivery event of its own
+    await applySesEvent(fixture('delivery'));
+    await applySesEvent({ ...fixture('delivery'), id: 'another-delivery' });
+
+    // Assess
+    const [retried, other] = eventPuts();
+    expect(retried!.Item).toMatchObject({ eventId: namedId });
+    expect(retried!.Item).not.toHaveProperty('GSI3PK');
+    expect(other!.Item!.eventId).not.toBe(namedId);
+    expect(other!.Item).toMatchObject({ GSI3PK: `PROJECT#${PROJECT}#EMAIL_EVENTS#${EMAIL}`, GSI3SK: other!.Item!.eventId });
+  });
+
+  it('indexes an event the record does not name under its email (GSI3) for the timeline', async () => {
+    // Act
+    await applySesEvent(fixture('open'));
+
+    // Assess
+    const [put] = eventPuts();
+    expect(put!.Item).toMatchObject({ name: 'email.opened', GSI3PK: `PROJECT#${PROJECT}#EMAIL_EVENTS#${EMAIL}`, GSI3SK: put!.Item!.eventId });
   });
 
   it('counts nothing when the same event is redelivered: its event write, tally and all, is refused', async () => {

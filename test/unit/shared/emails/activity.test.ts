@@ -263,6 +263,33 @@ describe('GET /emails/{id}', () => {
     ]);
   });
 
+  it('reads the events the record names (its send end, its delivery) by key, beside the indexed ones, each once', async () => {
+    // Prepare: the send end is indexed too (written before records named their events); the delivery only by key
+    const SENT = '01KAQ5VZ3N4G8T2M6P0R9S7W20';
+    const DELIVERED = '01KAQ5VZ3N4G8T2M6P0R9S7W21';
+    ddb.on(GetCommand, { Key: emailKeys.email(P, E1) }).resolves({
+      Item: { ...record(E1), sendEnd: { status: 'SENT', eventId: SENT }, deliveredEventId: DELIVERED, from: { email: 'hello@acme.test' }, replyTo: [], headers: [] },
+    });
+    ddb.on(GetCommand, { Key: emailKeys.content(P, E1) }).resolves({ Item: contentItem(E1, { html: '<p>Hi</p>' }) });
+    ddb.on(QueryCommand).resolves({
+      Items: [eventItem(SENT, 'email.sent', '2026-11-24T09:00:01.000Z'), eventItem('01KAQ5VZ3N4G8T2M6P0R9S7W22', 'email.opened', '2026-11-24T09:05:00.000Z')],
+    });
+    ddb.on(BatchGetCommand).resolves({ Responses: { [TABLE]: [eventItem(DELIVERED, 'email.delivered', '2026-11-24T09:00:03.000Z', { smtpResponse: '250 ok' })] } });
+
+    // Act
+    const email = await getEmailActivity(P, E1);
+
+    // Assess
+    const [read] = ddb.commandCalls(BatchGetCommand).map((call) => call.args[0].input.RequestItems![TABLE]!);
+    expect(read).toMatchObject({ Keys: [{ PK: `PROJECT#${P}`, SK: `EVENT#${DELIVERED}` }], ConsistentRead: true });
+    expect(email.timeline.map((entry) => [entry.type, entry.eventId])).toEqual([
+      ['queued', null],
+      ['sent', SENT],
+      ['delivered', DELIVERED],
+      ['opened', '01KAQ5VZ3N4G8T2M6P0R9S7W22'],
+    ]);
+  });
+
   it('shows a test send\'s sent from its record (test sends record no email.sent event)', async () => {
     // Prepare
     ddb.on(GetCommand, { Key: emailKeys.email(P, E1) }).resolves({
