@@ -40,6 +40,7 @@ it('sends, imports, a campaign, workflows and webhooks under faults in every dep
     'every workflow entry counted once (its figures)',
     'every webhook event delivered (deduplicated by webhook-id)',
     'every email counted once (event names, analytics)',
+    "every email's timeline shows it sent and delivered, once each",
     'whatever failed after all retries is visible (FAILED with a reason)',
     'every DLQ empty',
     'no 500 anywhere',

@@ -362,6 +362,25 @@ export async function runFaultsScenario(
     `for ${mailed} mailed: email.sent ${emailsCounted.sentEvents}, email.delivered ${emailsCounted.deliveredEvents}; GET /analytics sent ${emailsCounted.sentOnDays}, delivered ${emailsCounted.deliveredOnDays}`,
   );
 
+  // Assess: every email's timeline (GET /emails/{id}) shows its sending and its delivery once each,
+  // whether its events are in the email's index or named by its record
+  const deliveredEmails = await listAll('/emails?status=DELIVERED');
+  const incomplete: string[] = [];
+  for (let start = 0; start < deliveredEmails.length; start += 8) {
+    await Promise.all(
+      deliveredEmails.slice(start, start + 8).map(async (email) => {
+        const timeline = ((await call('GET', `/emails/${email.id}`)).body?.data?.timeline ?? []) as { type: string; eventId: string | null }[];
+        const once = (type: string) => timeline.filter((entry) => entry.type === type && entry.eventId).length === 1;
+        if (!once('sent') || !once('delivered')) incomplete.push(`${email.to}: ${timeline.map((entry) => entry.type).join(' ')}`);
+      }),
+    );
+  }
+  check(
+    "every email's timeline shows it sent and delivered, once each",
+    deliveredEmails.length === mailed && incomplete.length === 0,
+    `${deliveredEmails.length - incomplete.length}/${deliveredEmails.length} DELIVERED emails (${mailed} mailed)${incomplete.length ? `; otherwise: ${some(incomplete, 3)}` : ''}`,
+  );
+
   // Assess: nothing stuck or silently failed — every email ended, every failure with its reason
   const stuck = [...(await listAll('/emails?status=QUEUED')), ...(await listAll('/emails?status=SENDING'))];
   const failed = await listAll('/emails?status=FAILED');
