@@ -59,16 +59,16 @@ export interface EmailUsage {
 
 /**
  * Per email, as infra/README.md "Cost model" shows them (measured by BENCH_SECTIONS=cost npm run
- * bench, 2026-11-27 01:06 UTC). Transactional: the API, the sender, two SES events and their share
+ * bench, 2026-11-27 01:25 UTC). Transactional: the API, the sender, two SES events and their share
  * of delivery-counters' batches at 1 million emails a month (18 WRU, 9 RRU, 3 SQS requests, 4.25
  * invocations, 0.048 GB-s, 1 API Gateway request). Campaign: the dispatch's share, the campaign
  * sender in batches of ten (billed while it sleeps for its slots at the default 14/s), the SES
- * events and delivery-counters in full batches (16.8 WRU, 9.2 RRU, 0.31 SQS requests, 2.13
+ * events and delivery-counters in full batches (16.3 WRU, 9.2 RRU, 0.31 SQS requests, 2.13
  * invocations, 0.082 GB-s).
  */
 export const usagePerEmail: Record<'transactional' | 'campaign', EmailUsage> = {
   transactional: { dynamoWrites: 18, dynamoReads: 9, sqsRequests: 3, lambdaRequests: 4.25, lambdaGbSeconds: 0.048, apiRequests: 1 },
-  campaign: { dynamoWrites: 16.8, dynamoReads: 9.2, sqsRequests: 0.31, lambdaRequests: 2.13, lambdaGbSeconds: 0.082, apiRequests: 0 },
+  campaign: { dynamoWrites: 16.3, dynamoReads: 9.2, sqsRequests: 0.31, lambdaRequests: 2.13, lambdaGbSeconds: 0.082, apiRequests: 0 },
 };
 
 export interface CostEstimate {

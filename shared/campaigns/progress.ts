@@ -7,6 +7,7 @@ import { releaseClaimItem, type EmailRecord, type EmailStatus } from '../emails/
 import { logger } from '../observability/logger';
 import { notificationWriteItem } from '../notifications/notifications';
 import { statsKeys } from '../stats/keys';
+import type { StatsMetric } from '../stats/stats';
 import { variantEngagementAdds } from './ab-test-model';
 import { campaignKeys } from './keys';
 import type { GuardCounters } from './guard';
@@ -71,12 +72,23 @@ export async function readGuardCounters(projectId: string, campaignId: string): 
 
 const settledMetric: Partial<Record<EmailStatus, string>> = { FAILED: 'failed', SUPPRESSED: 'suppressed', CANCELLED: 'cancelled' };
 
-/** Counts a campaign email's final status (its `sent` is counted with the delivery metrics), then completes the campaign if it was the last. */
-export async function settleCampaignEmail(email: Pick<EmailRecord, 'projectId' | 'source'>, status: EmailStatus): Promise<void> {
+/**
+ * Counts a recorded outcome of a campaign email on its campaign's stats item, in one ADD: its
+ * delivery metrics and, when it settles the email, `settled` and the final status (a sent email's
+ * `sent` is its metric); then, after a settling outcome, completes the campaign if it was the last.
+ */
+export async function countCampaignOutcome(email: Pick<EmailRecord, 'projectId' | 'source'>, metrics: readonly StatsMetric[], settles?: EmailStatus): Promise<void> {
   const campaignId = email.source.id!;
-  const metric = settledMetric[status];
-  await addToCounters(campaignStats(email.projectId, campaignId), { settled: 1, ...(metric ? { [metric]: 1 } : {}) });
-  await completeIfSettled(email.projectId, campaignId);
+  const adds: Record<string, number> = {};
+  const add = (name: string) => (adds[name] = (adds[name] ?? 0) + 1);
+  metrics.forEach(add);
+  if (settles) {
+    add('settled');
+    const metric = settledMetric[settles];
+    if (metric) add(metric);
+  }
+  if (Object.keys(adds).length > 0) await addToCounters(campaignStats(email.projectId, campaignId), adds);
+  if (settles) await completeIfSettled(email.projectId, campaignId);
 }
 
 /**

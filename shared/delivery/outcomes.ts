@@ -6,7 +6,7 @@ import { eventWriteItems, type ContactEvent } from '../events/events';
 import { ApiError } from '../http/errors';
 import { logger } from '../observability/logger';
 import { countMetric, metricNames } from '../observability/metrics';
-import { countOutcome, emitOutcomeMetrics, type StatsMetric } from '../stats/stats';
+import { emitOutcomeMetrics, type StatsMetric } from '../stats/stats';
 import { suppressionPutItem, type SuppressionReason } from '../suppression/suppression';
 import { tallyOf } from './tallies';
 
@@ -26,7 +26,7 @@ export interface Outcome {
   namedByRecord?: string;
   /** A permanent bounce or a complaint protects the sender: the address is suppressed (with the events) and the contact unsubscribed. */
   suppress?: Exclude<SuppressionReason, 'MANUAL'>;
-  /** Added to the stats of the email's source (shared/stats/stats.ts). */
+  /** Added to the stats of the email's source: tallied for the table stream, or by a campaign's listener (shared/campaigns/outcome-listener.ts). */
   metrics: StatsMetric[];
   /** Added to the project's day counters (shared/analytics/counters.ts), each on the UTC day it happened. */
   daily: { metric: StatsMetric; at: string }[];
@@ -47,9 +47,9 @@ export type OutcomeListener = (outcome: Outcome) => Promise<void>;
  * together, all or none, under conditions that refuse a repeat (a redelivered message or SES event,
  * another sender); only a new write is told to the listeners, so nothing counts twice. The first
  * event carries the outcome's tally (its source stats and day counts), which the table stream adds
- * up with the events' own counts (shared/delivery/tallies.ts); a campaign's stats are added here,
- * beside the progress counters its listener keeps on the same item. Returns false when the write
- * was refused.
+ * up with the events' own counts (shared/delivery/tallies.ts); a campaign's stats are added by its
+ * listener, in one ADD with the progress counters it keeps on the same item. Returns false when the
+ * write was refused.
  */
 export async function recordOutcome(outcome: Outcome, listeners: readonly OutcomeListener[]): Promise<boolean> {
   const { email } = outcome;
@@ -66,8 +66,7 @@ export async function recordOutcome(outcome: Outcome, listeners: readonly Outcom
     ...(outcome.suppress ? [suppressionPutItem(email.projectId, email.to.email, outcome.suppress)] : []),
   ]);
   if (!written) return false;
-  if (campaign && outcome.metrics.length > 0) await countOutcome(email, ...outcome.metrics);
-  else emitOutcomeMetrics(email, outcome.metrics);
+  emitOutcomeMetrics(email, outcome.metrics);
   if (outcome.settles === 'FAILED') countMetric(metricNames.emailsFailed, { source: email.source.type });
   for (const listener of listeners) await listener(outcome);
   return true;

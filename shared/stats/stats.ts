@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { addToCounters } from '../db/counters';
 import { documentClient } from '../aws/clients';
 import { tableName } from '../db/table';
 import type { EmailRecord } from '../emails/emails';
@@ -9,15 +8,6 @@ import { statsKeys } from './keys';
 /** What is counted per source. Opens and clicks count every open and click. */
 export const statsMetrics = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'rejected', 'failed', 'delayed'] as const;
 export type StatsMetric = (typeof statsMetrics)[number];
-
-/**
- * Counts outcomes (one each) for an email's source: an atomic ADD, outside any transaction, because every
- * email of a campaign updates the same item (see countEvents in shared/events/events.ts).
- */
-export async function countOutcome(email: Pick<EmailRecord, 'projectId' | 'source'>, ...metrics: StatsMetric[]): Promise<void> {
-  await addToCounters(statsKeys.source(email.projectId, email.source.type, email.source.id), Object.fromEntries(metrics.map((metric) => [metric, 1])));
-  emitOutcomeMetrics(email, metrics);
-}
 
 /** The outcomes' CloudWatch metrics, where the stats themselves are counted from the table stream (shared/delivery/tallies.ts). */
 export function emitOutcomeMetrics(email: Pick<EmailRecord, 'source'>, metrics: StatsMetric[]): void {

@@ -44,13 +44,27 @@ describe('campaignOutcomeListener', () => {
     expect(calls()).toEqual([`UpdateCommand STATS#campaign#${C}`, `GetCommand STATS#campaign#${C}`]);
   });
 
+  it('counts a sent email on its campaign and settles it in one ADD of the stats item, then checks whether the campaign is complete', async () => {
+    // Act
+    await campaignOutcomeListener(outcome({ metrics: ['sent'], settles: 'SENT' }));
+
+    // Assess
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      expect.objectContaining({ Key: statsKey, UpdateExpression: 'ADD #a0 :a0, #a1 :a1', ExpressionAttributeNames: { '#a0': 'sent', '#a1': 'settled' } }),
+    ]);
+    expect(calls()).toEqual([`UpdateCommand STATS#campaign#${C}`, `GetCommand STATS#campaign#${C}`]);
+  });
+
   it('counts the first open of a contact as a unique open, by a conditional put of its engagement item', async () => {
     // Act
     await campaignOutcomeListener(outcome({ metrics: ['opened'] }));
 
     // Assess
     expect(ddb.commandCalls(PutCommand)[0]!.args[0].input).toMatchObject({ Item: { SK: `CAMPAIGN_ENGAGED#${C}#opened#K1` }, ConditionExpression: 'attribute_not_exists(PK)' });
-    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input).toMatchObject({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'uniqueOpened' } });
+    expect(ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input)).toEqual([
+      expect.objectContaining({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'opened' } }),
+      expect.objectContaining({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'uniqueOpened' } }),
+    ]);
   });
 
   it('counts an A/B sample email\'s first open and its sent on its variant too', async () => {
@@ -58,10 +72,12 @@ describe('campaignOutcomeListener', () => {
     await campaignOutcomeListener(outcome({ email: { ...campaignEmail, abVariant: 1 }, metrics: ['opened'] }));
     await campaignOutcomeListener(outcome({ email: { ...campaignEmail, abVariant: 1 }, metrics: ['sent'] }));
 
-    // Assess
-    const [open, sent] = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
-    expect(open).toMatchObject({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'uniqueOpened', '#a1': 'ab1_opened' } });
-    expect(sent).toMatchObject({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'ab1_sent' } });
+    // Assess: beside each metric's own count
+    const variantAdds = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => Object.values(input.ExpressionAttributeNames!).some((name) => name.startsWith('ab1_')));
+    expect(variantAdds).toEqual([
+      expect.objectContaining({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'uniqueOpened', '#a1': 'ab1_opened' } }),
+      expect.objectContaining({ Key: statsKey, ExpressionAttributeNames: { '#a0': 'ab1_sent' } }),
+    ]);
   });
 
   it('runs the deliverability guard after a bounce or a complaint, once the email is settled', async () => {
@@ -71,16 +87,17 @@ describe('campaignOutcomeListener', () => {
     ddb.resetHistory();
     await campaignOutcomeListener(outcome({ metrics: ['complained'] }));
 
-    // Assess: settle (count, completion read), then the guard's read of the campaign
+    // Assess: count and settle (one ADD, the completion read), then the guard's read of the campaign, which counts the complaint first
     expect(afterBounce).toEqual([`UpdateCommand STATS#campaign#${C}`, `GetCommand STATS#campaign#${C}`, `GetCommand CAMPAIGN#${C}`]);
-    expect(calls()).toEqual([`GetCommand CAMPAIGN#${C}`]);
+    expect(calls()).toEqual([`UpdateCommand STATS#campaign#${C}`, `GetCommand CAMPAIGN#${C}`]);
   });
 
-  it('does nothing for a delivery, which neither settles nor engages', async () => {
+  it('only counts a delivery on the campaign\'s stats: it neither settles nor engages', async () => {
     // Act
     await campaignOutcomeListener(outcome({ metrics: ['delivered'] }));
 
     // Assess
-    expect(ddb.calls()).toHaveLength(0);
+    expect(calls()).toEqual([`UpdateCommand STATS#campaign#${C}`]);
+    expect(ddb.commandCalls(UpdateCommand)[0]!.args[0].input).toMatchObject({ UpdateExpression: 'ADD #a0 :a0', ExpressionAttributeNames: { '#a0': 'delivered' } });
   });
 });

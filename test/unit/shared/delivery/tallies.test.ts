@@ -6,7 +6,8 @@ import { countDaily } from '../../../../shared/analytics/counters';
 import { recordOutcome, recordSendEnd } from '../../../../shared/delivery/outcomes';
 import { countTallies, type Tally } from '../../../../shared/delivery/tallies';
 import { countEvents, newEvent } from '../../../../shared/events/events';
-import { countOutcome } from '../../../../shared/stats/stats';
+import { addToCounters } from '../../../../shared/db/counters';
+import { statsKeys } from '../../../../shared/stats/keys';
 import type { StreamChange } from '../../../../shared/streams/handler';
 import { sendingEmailRecord } from '../../../support/email-fixtures';
 import { FakeTable } from '../../../support/fake-table';
@@ -348,10 +349,10 @@ describe('from recordOutcome through the table stream to the counters', () => {
       })),
     );
 
-    // The counting the outcomes made directly before (countEvents, countOutcome, countDaily), on another project
+    // The counting the outcomes made directly before (countEvents, the source stats' ADD, countDaily), on another project
     const [sent, deliveredItem] = written;
-    await Promise.all([countEvents('DIRECT', [{ id: 'x1', name: 'email.sent', contactId: CONTACT, data: {}, createdAt: String(sent!.createdAt) }]), countOutcome({ projectId: 'DIRECT', source: email.source }, 'sent'), countDaily('DIRECT', [{ metric: 'sent', at: String(sent!.createdAt) }])]);
-    await Promise.all([countEvents('DIRECT', [{ id: 'x2', name: 'email.delivered', contactId: CONTACT, data: {}, createdAt: String(deliveredItem!.createdAt) }]), countOutcome({ projectId: 'DIRECT', source: email.source }, 'delivered'), countDaily('DIRECT', [{ metric: 'delivered', at: String(deliveredItem!.createdAt) }])]);
+    await Promise.all([countEvents('DIRECT', [{ id: 'x1', name: 'email.sent', contactId: CONTACT, data: {}, createdAt: String(sent!.createdAt) }]), addToCounters(statsKeys.source('DIRECT', email.source.type), { sent: 1 }), countDaily('DIRECT', [{ metric: 'sent', at: String(sent!.createdAt) }])]);
+    await Promise.all([countEvents('DIRECT', [{ id: 'x2', name: 'email.delivered', contactId: CONTACT, data: {}, createdAt: String(deliveredItem!.createdAt) }]), addToCounters(statsKeys.source('DIRECT', email.source.type), { delivered: 1 }), countDaily('DIRECT', [{ metric: 'delivered', at: String(deliveredItem!.createdAt) }])]);
 
     // Assess
     const day = String(sent!.createdAt).slice(0, 10);
