@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeTime } from 'ulid';
 import { documentClient } from '../aws/clients';
 import { addToCounters } from '../db/counters';
@@ -7,6 +7,7 @@ import { tableName } from '../db/table';
 import { transactWrite, updateIfStill } from '../db/transactions';
 import type { Outcome } from '../delivery/outcomes';
 import { logger } from '../observability/logger';
+import { projectPartition } from '../projects/keys';
 import { campaignKeys } from './keys';
 
 /**
@@ -20,9 +21,11 @@ import { campaignKeys } from './keys';
  *   itemised per campaign, counted by a link-count item in the transaction that creates a link
  *   item: personalised URLs cannot grow a campaign's items without bound. Clicks on further links
  *   still count in the campaign's `clicks`; URLs are kept up to MAX_URL_LENGTH characters.
- * - Hourly: one item per campaign, an attribute per metric and hour since the send started
- *   (`delivered_0`, `opened_5`…), for the first 14 days (336 hours); the send's start is the time
- *   of the campaign email's id (content.ts derives it from sentAt).
+ * - Hourly: one item per campaign and day since the send started, an attribute per metric and
+ *   hour since the send started (`delivered_0`, `opened_29`…), for the first 14 days (336 hours);
+ *   the send's start is the time of the campaign email's id (content.ts derives it from sentAt).
+ *   A day's item stays under 1 KB, where one item for all 14 days grew to about 14 KB, and every
+ *   late open's ADD was billed for all of it.
  */
 export const MAX_CAMPAIGN_LINKS = 100;
 const MAX_URL_LENGTH = 2_048;
@@ -50,14 +53,17 @@ export interface HourStats {
 export async function countCampaignActivity(outcome: Pick<Outcome, 'email' | 'daily' | 'events'>): Promise<void> {
   const { email } = outcome;
   const campaignId = email.source.id!;
-  const adds: Record<string, number> = {};
+  const addsByDay = new Map<number, Record<string, number>>();
   for (const { metric, at } of outcome.daily) {
     if (!(HOURLY_METRICS as readonly string[]).includes(metric)) continue;
     const start = hourOf(decodeTime(email.id));
     const index = hourOf(Date.parse(at)) - start;
-    if (index >= 0 && index < HOURLY_HOURS) adds[`${metric}_${index}`] = (adds[`${metric}_${index}`] ?? 0) + 1;
+    if (!(index >= 0 && index < HOURLY_HOURS)) continue;
+    const adds = addsByDay.get(Math.floor(index / 24)) ?? {};
+    adds[`${metric}_${index}`] = (adds[`${metric}_${index}`] ?? 0) + 1;
+    addsByDay.set(Math.floor(index / 24), adds);
   }
-  if (Object.keys(adds).length > 0) await addToCounters(campaignKeys.hourly(email.projectId, campaignId), adds);
+  for (const [day, adds] of addsByDay) await addToCounters(campaignKeys.hourly(email.projectId, campaignId, day), adds);
   for (const event of outcome.events) {
     const link = event.name === 'email.clicked' && typeof event.data.link === 'string' ? event.data.link.slice(0, MAX_URL_LENGTH) : undefined;
     if (link) await countLinkClick(email.projectId, campaignId, email.contactId, link);
@@ -138,8 +144,15 @@ export async function readCampaignHourly(projectId: string, campaignId: string, 
   const start = hourOf(Date.parse(sentAt));
   const hours = Math.min(hourOf(now) - start + 1, HOURLY_HOURS);
   if (hours <= 0) return [];
-  const { Item } = await documentClient.send(new GetCommand({ TableName: tableName, Key: campaignKeys.hourly(projectId, campaignId) }));
-  const read = (metric: HourlyMetric, index: number) => (Item?.[`${metric}_${index}`] as number | undefined) ?? 0;
+  // At most 15 small items (14 days, and the one item of campaigns counted before), one page.
+  const { Items = [] } = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': projectPartition(projectId), ':prefix': campaignKeys.hourlyPrefix(campaignId) },
+    }),
+  );
+  const read = (metric: HourlyMetric, index: number) => Items.reduce((sum, item) => sum + ((item[`${metric}_${index}`] as number | undefined) ?? 0), 0);
   return Array.from({ length: hours }, (_, index) => ({
     hour: new Date((start + index) * HOUR_MS).toISOString(),
     delivered: read('delivered', index),

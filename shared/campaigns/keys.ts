@@ -13,7 +13,7 @@ import { projectPartition } from '../projects/keys';
  * | link       | PROJECT#<pid> | CAMPAIGN_LINK#<cid>#<sha256 of the url, 32 hex> (url, clicks, uniqueClicks) | |
  * | link count | PROJECT#<pid> | CAMPAIGN_LINKS#<cid> (linkCount: at most MAX_CAMPAIGN_LINKS) |  |
  * | link clicker | PROJECT#<pid> | CAMPAIGN_ENGAGED#<cid>#link#<hash>#<contactId>  | 400 days |
- * | hourly     | PROJECT#<pid> | CAMPAIGN_HOURLY#<cid> (<metric>_<hour since the send started>) | |
+ * | hourly     | PROJECT#<pid> | CAMPAIGN_HOURLY#<cid>#<day since the send started, 00–13> (<metric>_<hour since the send started>; before 2026-11-27 one item, CAMPAIGN_HOURLY#<cid>) | |
  * | held in zone | PROJECT#<pid>#CAMPAIGN#<cid>#ZONE#<moment key> | EMAIL#<emailId>        | 400 days  |
  * | A/B rest   | PROJECT#<pid>#CAMPAIGN#<cid>#ABREST | RECIPIENT#<contactId>             |           |
  *
@@ -38,7 +38,10 @@ export const campaignKeys = {
   linkPrefix: (campaignId: string) => `CAMPAIGN_LINK#${campaignId}#`,
   linkCount: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_LINKS#${campaignId}` }),
   linkClicker: (projectId: string, campaignId: string, urlHash: string, contactId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_ENGAGED#${campaignId}#link#${urlHash}#${contactId}` }),
-  hourly: (projectId: string, campaignId: string) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_HOURLY#${campaignId}` }),
+  /** A day's hourly counters: an item per day keeps each write to a day's size (an item's ADD is billed by its whole size). */
+  hourly: (projectId: string, campaignId: string, day: number) => ({ PK: projectPartition(projectId), SK: `CAMPAIGN_HOURLY#${campaignId}#${String(day).padStart(2, '0')}` }),
+  /** Every hourly item of a campaign: its days', and the single item campaigns counted in before. */
+  hourlyPrefix: (campaignId: string) => `CAMPAIGN_HOURLY#${campaignId}`,
   parkedPartition: (projectId: string, campaignId: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#PARKED`,
   parked: (projectId: string, campaignId: string, emailId: string) => ({ PK: campaignKeys.parkedPartition(projectId, campaignId), SK: `EMAIL#${emailId}` }),
   zonePartition: (projectId: string, campaignId: string, moment: string) => `${projectPartition(projectId)}#CAMPAIGN#${campaignId}#ZONE#${moment}`,

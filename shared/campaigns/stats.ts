@@ -39,7 +39,7 @@ export interface CampaignStats {
 /** Percent of `of`, two decimals; 0 when nothing was sent. */
 const rate = (count: number, of: number) => (of > 0 ? Math.round((count / of) * 10_000) / 100 : 0);
 
-/** GET /campaigns/{id}/stats: three GetItems (the campaign, its counters, its hourly item) and one Query of its links, whatever its size. */
+/** GET /campaigns/{id}/stats: two GetItems (the campaign, its counters) and two Queries (its hourly items, its links), whatever its size. */
 export async function getCampaignStats(projectId: string, campaignId: string): Promise<CampaignStats> {
   const campaign = await readCampaign(projectId, campaignId);
   const [{ Item }, links, hourly] = await Promise.all([

@@ -1,5 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { countCampaignActivity, readCampaignHourly, readCampaignLinks } from '../../../../shared/campaigns/engagement';
 import { campaignEmailId } from '../../../../shared/campaigns/content';
@@ -16,17 +16,29 @@ const conditionFailed = () => Object.assign(new Error('failed'), { name: 'Condit
 describe('countCampaignActivity', () => {
   beforeEach(() => ddb.reset());
 
-  it('counts opens and clicks in the hour since the send started, and nothing outside 14 days', async () => {
+  it('counts opens and clicks in the hour since the send started, on that day\'s item, and nothing outside 14 days', async () => {
     // Prepare
     ddb.on(UpdateCommand).resolves({});
 
     // Act
-    await countCampaignActivity({ email, events: [], daily: [{ metric: 'opened', at: '2026-11-25T12:59:59.000Z' }, { metric: 'delivered', at: '2026-11-25T10:20:01.000Z' }, { metric: 'opened', at: '2026-12-20T10:00:00.000Z' }, { metric: 'sent', at: SENT_AT }] });
+    await countCampaignActivity({
+      email,
+      events: [],
+      daily: [
+        { metric: 'opened', at: '2026-11-25T12:59:59.000Z' },
+        { metric: 'delivered', at: '2026-11-25T10:20:01.000Z' },
+        { metric: 'opened', at: '2026-11-27T11:00:00.000Z' },
+        { metric: 'opened', at: '2026-12-20T10:00:00.000Z' },
+        { metric: 'sent', at: SENT_AT },
+      ],
+    });
 
-    // Assess
-    const update = ddb.commandCalls(UpdateCommand)[0]!.args[0].input;
-    expect(update.Key).toEqual({ PK: `PROJECT#${P}`, SK: `CAMPAIGN_HOURLY#${C}` });
-    expect(Object.values(update.ExpressionAttributeNames!).sort()).toEqual(['delivered_0', 'opened_2']);
+    // Assess: hour 49 (two days and an hour after the send's hour) is on day 2's item
+    const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates.map((update) => [update.Key!.SK, Object.values(update.ExpressionAttributeNames!).sort()])).toEqual([
+      [`CAMPAIGN_HOURLY#${C}#00`, ['delivered_0', 'opened_2']],
+      [`CAMPAIGN_HOURLY#${C}#02`, ['opened_49']],
+    ]);
   });
 
   it('adds a click to an existing link item, with a unique click on the contact\'s first', async () => {
@@ -70,13 +82,17 @@ describe('reading links and hours', () => {
     expect(await readCampaignLinks(P, C)).toEqual([{ url: 'https://b', clicks: 5, uniqueClicks: 4 }, { url: 'https://a', clicks: 2, uniqueClicks: 1 }]);
   });
 
-  it('gives every UTC hour from the send to now with zeros, and nothing before sending', async () => {
-    ddb.on(GetCommand).resolves({ Item: { delivered_0: 3, opened_2: 1 } });
+  it('gives every UTC hour from the send to now with zeros, summing the days\' items and the single item of before, and nothing before sending', async () => {
+    // Prepare: the single item campaigns counted in before, and a day's item
+    ddb.on(QueryCommand).resolves({ Items: [{ SK: `CAMPAIGN_HOURLY#${C}`, delivered_0: 3, opened_2: 1 }, { SK: `CAMPAIGN_HOURLY#${C}#00`, delivered_0: 2 }] });
 
+    // Act
     const hours = await readCampaignHourly(P, C, SENT_AT, Date.parse('2026-11-25T12:30:00.000Z'));
 
+    // Assess
+    expect(ddb.commandCalls(QueryCommand)[0]!.args[0].input).toMatchObject({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)', ExpressionAttributeValues: { ':pk': `PROJECT#${P}`, ':prefix': `CAMPAIGN_HOURLY#${C}` } });
     expect(hours).toEqual([
-      { hour: '2026-11-25T10:00:00.000Z', delivered: 3, opened: 0, clicked: 0 },
+      { hour: '2026-11-25T10:00:00.000Z', delivered: 5, opened: 0, clicked: 0 },
       { hour: '2026-11-25T11:00:00.000Z', delivered: 0, opened: 0, clicked: 0 },
       { hour: '2026-11-25T12:00:00.000Z', delivered: 0, opened: 1, clicked: 0 },
     ]);
