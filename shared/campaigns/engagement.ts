@@ -59,9 +59,10 @@ export async function countCampaignActivity(outcome: Pick<Outcome, 'email' | 'da
     const start = hourOf(decodeTime(email.id));
     const index = hourOf(Date.parse(at)) - start;
     if (!(index >= 0 && index < HOURLY_HOURS)) continue;
-    const adds = addsByDay.get(Math.floor(index / 24)) ?? {};
+    const day = Math.floor(index / 24);
+    const adds = addsByDay.get(day) ?? {};
     adds[`${metric}_${index}`] = (adds[`${metric}_${index}`] ?? 0) + 1;
-    addsByDay.set(Math.floor(index / 24), adds);
+    addsByDay.set(day, adds);
   }
   for (const [day, adds] of addsByDay) await addToCounters(campaignKeys.hourly(email.projectId, campaignId, day), adds);
   for (const event of outcome.events) {
